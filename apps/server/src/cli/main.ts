@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from './open-database.ts';
+import { start } from './start.ts';
+
+const program = new Command()
+  .name('bytegate')
+  .description('Bytegate: the web app, the API and the proxy gateway, and their back-office commands.')
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command('start')
+  .description('Run the product: migrate the database, then serve web, API, gateway and jobs (see ROLES)')
+  .action(async () => {
+    await start(loadConfig());
+  });
+
+program
+  .command('migrate')
+  .description('Apply the database migrations that have not run yet, then exit')
+  .action(async () => {
+    const database = await openDatabase(loadConfig());
+    try {
+      await database.migrate();
+      console.log(`Migrations applied (${database.kind}).`);
+    } finally {
+      await database.close();
+    }
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exit(error.exitCode);
+  }
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}

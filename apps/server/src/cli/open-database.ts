@@ -1,0 +1,51 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDb, type DbHandle } from '@bytegate/db';
+import type { Config } from '../config.ts';
+
+/**
+ * Opens the configured database. The embedded one (PGlite) serves a single process, so its data
+ * folder carries a lock file with the owner's pid; a second process is refused with a clear message.
+ */
+export async function openDatabase(config: Config): Promise<DbHandle> {
+  if (config.databaseUrl) {
+    return createDb({ databaseUrl: config.databaseUrl });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const lockPath = join(config.dataDir, 'bytegate.pid');
+  const owner = readLockOwner(lockPath);
+  if (owner !== null && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `The embedded database in ${config.dataDir} is in use by process ${owner} (a running Bytegate server). ` +
+        'Stop it first, or use PostgreSQL with DATABASE_URL to run several processes.',
+    );
+  }
+  writeFileSync(lockPath, String(process.pid));
+  const handle = await createDb({ dataDir: config.dataDir });
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      if (readLockOwner(lockPath) === process.pid) {
+        rmSync(lockPath, { force: true });
+      }
+    },
+  };
+}
+
+function readLockOwner(lockPath: string): number | null {
+  if (!existsSync(lockPath)) {
+    return null;
+  }
+  const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+  return Number.isInteger(pid) ? pid : null;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,29 @@
+import type { Config } from '../config.ts';
+import { buildApp } from '../http/app.ts';
+import { openDatabase } from './open-database.ts';
+
+/** `bytegate start`: migrates, then serves the web app and the API (and later the gateway and jobs). */
+export async function start(config: Config): Promise<void> {
+  const database = await openDatabase(config);
+  await database.migrate();
+  const app = await buildApp({ config, db: database.db });
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) {
+      return;
+    }
+    isStopping = true;
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  console.log(
+    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs\n  Storage: ${storage}\n`,
+  );
+}

@@ -1,0 +1,170 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one validated settings module. Every setting is an environment variable, all optional;
+ * a bad value stops start-up with a message naming the variable (see README "Settings").
+ */
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+const optionalUrl = optionalText.pipe(z.url().optional());
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const ROLE_NAMES = ['web', 'api', 'gateway', 'jobs'] as const;
+export type Role = (typeof ROLE_NAMES)[number];
+
+const portRange = z
+  .string()
+  .regex(/^\d{1,5}-\d{1,5}$/, 'must be a range like 10000-20000')
+  .transform((value) => {
+    const [first, last] = value.split('-').map(Number) as [number, number];
+    return { first, last };
+  })
+  .refine(
+    ({ first, last }) => first >= 1 && last <= 65535 && first <= last,
+    'must be an ascending range of ports',
+  );
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+      .optional(),
+  ),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+  ),
+  ROLES: z
+    .string()
+    .default('web,api,gateway,jobs')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((role) => role.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(ROLE_NAMES, { error: `must list only ${ROLE_NAMES.join(', ')}` })).min(1)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: flag,
+  GATEWAY_HOST: optionalText,
+  GATEWAY_IP: optionalText.pipe(z.union([z.ipv4(), z.ipv6()]).optional()),
+  GATEWAY_HTTP_PORT: port.default(8823),
+  GATEWAY_SOCKS_PORT: port.default(8824),
+  GATEWAY_STICKY_PORTS: portRange.default({ first: 10000, last: 10099 }),
+  GATEWAY_ALLOW_PRIVATE_TARGETS: flag,
+  RECAPTCHA_SITE_KEY: optionalText,
+  RECAPTCHA_SECRET_KEY: optionalText,
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+});
+
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  roles: Set<Role>;
+  logLevel: string;
+  trustProxy: boolean;
+  gateway: {
+    host: string;
+    ip: string | undefined;
+    httpPort: number;
+    socksPort: number;
+    stickyPorts: { first: number; last: number };
+    allowPrivateTargets: boolean;
+  };
+  recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
+  /** Per client address unless the name says otherwise. */
+  rateLimits: {
+    login: RateLimitRule;
+    loginPerEmail: RateLimitRule;
+    signup: RateLimitRule;
+    contact: RateLimitRule;
+  };
+  sessionTtlMs: number;
+}
+
+export class ConfigError extends Error {}
+
+export const defaultRateLimits: Config['rateLimits'] = {
+  login: { max: 20, windowMs: 60_000 },
+  loginPerEmail: { max: 10, windowMs: 15 * 60_000 },
+  signup: { max: 20, windowMs: 60 * 60_000 },
+  contact: { max: 5, windowMs: 60_000 },
+};
+
+/** Reads and validates the settings; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.RECAPTCHA_SITE_KEY) !== Boolean(e.RECAPTCHA_SECRET_KEY)) {
+    throw new ConfigError(
+      'Invalid settings:\n  RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY must be set together (or both left unset)',
+    );
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const roles = new Set(e.ROLES);
+  if (!e.DATABASE_URL && roles.size < ROLE_NAMES.length) {
+    throw new ConfigError(
+      'Invalid settings:\n  ROLES: running only some parts needs DATABASE_URL (the embedded database serves one process)',
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    roles,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    gateway: {
+      host: e.GATEWAY_HOST ?? `gw.${new URL(publicUrl).hostname}`,
+      ip: e.GATEWAY_IP,
+      httpPort: e.GATEWAY_HTTP_PORT,
+      socksPort: e.GATEWAY_SOCKS_PORT,
+      stickyPorts: e.GATEWAY_STICKY_PORTS,
+      allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE_TARGETS,
+    },
+    recaptcha:
+      e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY
+        ? {
+            siteKey: e.RECAPTCHA_SITE_KEY,
+            secretKey: e.RECAPTCHA_SECRET_KEY,
+            verifyUrl: e.RECAPTCHA_VERIFY_URL,
+            minScore: e.RECAPTCHA_MIN_SCORE,
+          }
+        : null,
+    rateLimits: defaultRateLimits,
+    sessionTtlMs: 30 * 24 * 60 * 60 * 1000,
+  };
+}

@@ -1,0 +1,76 @@
+import { fileURLToPath } from 'node:url';
+import { messages } from '@bytegate/contracts/messages';
+import type { Database } from '@bytegate/db';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { registerOpenApi } from './openapi.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { accountRoutes } from './routes/account/account.routes.ts';
+import { authRoutes } from './routes/auth/auth.routes.ts';
+import { configRoutes } from './routes/config/config.routes.ts';
+import { contactRoutes } from './routes/contact/contact.routes.ts';
+import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
+import { registerWebApp, type WebApp } from './web.ts';
+
+export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Database;
+  /** Where the built web app is; it is served when the `web` role is on and the folder holds a build. */
+  webDistDir?: string;
+  /** Fastify's logger; off in tests. */
+  logger?: boolean;
+}
+
+/** The HTTP application: the API under /api and the web app, built apart from `listen()`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const ctx: ServiceContext = { config, db };
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // API bodies are small JSON documents; anything bigger is refused before it is parsed.
+    bodyLimit: 64 * 1024,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => Object.assign(new Error(messages.tooManyRequests), { statusCode: 429 }),
+  });
+  await app.register(authPlugin, { ctx });
+  await registerOpenApi(app);
+
+  await app.register(
+    async (api) => {
+      api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+      await api.register(configRoutes, { config });
+      await api.register(authRoutes, { ctx });
+      await api.register(userSettingsRoutes, { ctx });
+      await api.register(accountRoutes);
+      await api.register(contactRoutes, { ctx });
+    },
+    { prefix: '/api' },
+  );
+
+  let web: WebApp | null = null;
+  if (config.roles.has('web')) {
+    web = await registerWebApp(app, options.webDistDir ?? defaultWebDistDir);
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (pathname === '/api' || pathname.startsWith('/api/') || !web || request.method !== 'GET') {
+      return reply.status(404).send({ error: `No route ${request.method} ${pathname}`, code: 'NOT_FOUND' });
+    }
+    return web.sendPage(pathname, reply);
+  });
+  return app;
+}

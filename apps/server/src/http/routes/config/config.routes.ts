@@ -1,0 +1,17 @@
+import { publicConfigSchema } from '@bytegate/contracts/auth';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../../config.ts';
+
+export const configRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.get(
+    '/config',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Public settings the web app needs before sign-in',
+        response: { 200: publicConfigSchema },
+      },
+    },
+    async () => ({ recaptchaSiteKey: config.recaptcha?.siteKey ?? null }),
+  );
+};

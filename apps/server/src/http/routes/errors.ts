@@ -1,0 +1,4 @@
+import { z } from 'zod';
+
+/** Response schema of every error, declared on routes so the OpenAPI document shows it. */
+export const errorResponseSchema = z.object({ error: z.string(), code: z.string() });

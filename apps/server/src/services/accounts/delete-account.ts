@@ -1,0 +1,24 @@
+import { messages } from '@bytegate/contracts/messages';
+import { eraseUser, getActiveUserById, revokeUserSessions } from '@bytegate/db/queries';
+import { AppError } from '../../http/app-error.ts';
+import type { ServiceContext } from '../context.ts';
+import { verifyPassword } from './passwords.ts';
+
+/**
+ * Deletes an account after checking its password: every session is revoked and the personal fields
+ * are erased. The row itself stays, so orders and the ledger (later issues) keep their owner.
+ */
+export async function deleteAccount(
+  ctx: ServiceContext,
+  props: { userId: string; password: string },
+): Promise<void> {
+  const user = await getActiveUserById(ctx.db, { userId: props.userId });
+  if (!user || !(await verifyPassword(user.passwordHash, props.password))) {
+    throw new AppError('WRONG_PASSWORD', messages.passwordWrong);
+  }
+  await ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    await revokeUserSessions(tx, { userId: user.id, now });
+    await eraseUser(tx, { userId: user.id, now });
+  });
+}

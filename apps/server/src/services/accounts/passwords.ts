@@ -1,0 +1,28 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// argon2id (the library's default algorithm) with OWASP's recommended memory and time cost.
+const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options);
+}
+
+/** False for a wrong password and for a hash that is not argon2 (an erased account). */
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  if (!passwordHash.startsWith('$argon2')) {
+    return false;
+  }
+  return verify(passwordHash, password);
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the same time as a real check, for sign-ins with an unknown email,
+ * so response timing does not reveal which emails have accounts.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword('dummy password that matches nothing');
+  await verify(await dummyHash, password);
+  return false;
+}

@@ -1,0 +1,49 @@
+import type { AuthResponse } from '@bytegate/contracts/auth';
+import { messages } from '@bytegate/contracts/messages';
+import { createUser } from '@bytegate/db/queries';
+import { AppError } from '../../http/app-error.ts';
+import type { RequestOrigin, ServiceContext } from '../context.ts';
+import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
+import { hashPassword } from './passwords.ts';
+import { presentUser } from './present-user.ts';
+import { startSession } from './start-session.ts';
+
+export interface SignUpProps {
+  firstName: string;
+  lastName: string;
+  /** Already trimmed and lower-cased by the request schema. */
+  email: string;
+  password: string;
+  company?: string | undefined;
+  recaptchaToken?: string | undefined;
+  origin: RequestOrigin;
+}
+
+/** Creates an account and signs it in. An email that already has an account is a 409. */
+export async function signUp(ctx: ServiceContext, props: SignUpProps): Promise<AuthResponse> {
+  await verifyRecaptcha({
+    config: ctx.config.recaptcha,
+    token: props.recaptchaToken,
+    action: 'signup',
+    remoteIp: props.origin.ipAddress,
+  });
+  const passwordHash = await hashPassword(props.password);
+  return ctx.db.transaction(async (tx) => {
+    const user = await createUser(tx, {
+      email: props.email,
+      passwordHash,
+      firstName: props.firstName,
+      lastName: props.lastName,
+      company: props.company ?? null,
+    });
+    if (!user) {
+      throw new AppError('EMAIL_TAKEN', messages.emailTaken);
+    }
+    const token = await startSession(tx, {
+      userId: user.id,
+      ttlMs: ctx.config.sessionTtlMs,
+      origin: props.origin,
+    });
+    return { token, user: presentUser(user) };
+  });
+}

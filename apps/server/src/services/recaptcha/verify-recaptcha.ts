@@ -1,0 +1,60 @@
+import { messages } from '@bytegate/contracts/messages';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/app-error.ts';
+
+// The fields of reCAPTCHA v3's siteverify answer that we rely on.
+const siteverifyAnswerSchema = z.object({
+  success: z.boolean(),
+  score: z.number().optional(),
+  action: z.string().optional(),
+  'error-codes': z.array(z.string()).optional(),
+});
+
+export interface VerifyRecaptchaProps {
+  config: Config['recaptcha'];
+  token: string | undefined;
+  /** The action the page declared when it asked for the token: 'login' or 'signup'. */
+  action: string;
+  remoteIp: string | null;
+}
+
+/**
+ * Checks a reCAPTCHA v3 token with the siteverify endpoint. With no keys configured there is no
+ * check. A missing token, a failed check, a different action or a score under the minimum is refused.
+ */
+export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void> {
+  const { config, token } = props;
+  if (!config) {
+    return;
+  }
+  if (!token) {
+    throw new AppError('RECAPTCHA_FAILED', messages.recaptchaRequired);
+  }
+  const form = new URLSearchParams({ secret: config.secretKey, response: token });
+  if (props.remoteIp) {
+    form.set('remoteip', props.remoteIp);
+  }
+  let answer: z.infer<typeof siteverifyAnswerSchema>;
+  try {
+    const response = await fetch(config.verifyUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok) {
+      throw new Error(`siteverify answered ${response.status}`);
+    }
+    answer = siteverifyAnswerSchema.parse(await response.json());
+  } catch {
+    throw new AppError('UPSTREAM_UNAVAILABLE', messages.recaptchaUnavailable);
+  }
+  const isHuman =
+    answer.success &&
+    (answer.action === undefined || answer.action === props.action) &&
+    (answer.score ?? 0) >= config.minScore;
+  if (!isHuman) {
+    throw new AppError('RECAPTCHA_FAILED', messages.recaptchaFailed);
+  }
+}

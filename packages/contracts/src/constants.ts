@@ -1,0 +1,40 @@
+/** Business constants of SPEC section 9, shared by the web app and the server. */
+
+export const PRODUCT_NAME = 'Bytegate';
+
+export const POOL_TYPES = ['datacenter', 'residential', 'mobile'] as const;
+export type PoolType = (typeof POOL_TYPES)[number];
+export const DEFAULT_POOL_TYPE: PoolType = 'residential';
+
+/** Price of one GB per pool, in integer cents. */
+export const PRICE_PER_GB_CENTS: Record<PoolType, number> = {
+  datacenter: 99,
+  residential: 199,
+  mobile: 399,
+};
+
+export const BYTES_PER_GB = 1024 ** 3;
+export const MIN_PURCHASE_GB = 5;
+export const MIN_TOPUP_CENTS = 500;
+export const TOPUP_QUICK_AMOUNTS = [5, 10, 25, 50, 100] as const;
+
+/** Client-side inactivity timeout (SPEC section 4). */
+export const INACTIVITY_TIMEOUT_MS = 30 * 60 * 1000;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
+export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
+export const SCROLL_TO_TOP_THRESHOLD_PX = 300;
+export const ORDERS_PAGE_SIZE = 10;
+export const PLANS_CACHE_MS = 60_000;
+
+/** Password length rules; the upper bound keeps hashing cost bounded. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** Field size bounds: every text field the API accepts is bounded. */
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+export const COMPANY_MAX_LENGTH = 200;
+export const SUBJECT_MAX_LENGTH = 200;
+export const MESSAGE_MAX_LENGTH = 5000;
+export const RECAPTCHA_TOKEN_MAX_LENGTH = 4096;

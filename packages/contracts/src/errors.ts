@@ -1,0 +1,39 @@
+/**
+ * The one catalogue of API error codes. Every error the API returns is
+ * `{ error: <message a person can read>, code: <one of these> }` with the status given here.
+ */
+export const errorCatalogue = {
+  /** The body, query or params failed validation; `error` names the first problem. */
+  VALIDATION_FAILED: 400,
+  /** The body is not JSON, or not the content type the route takes. */
+  INVALID_BODY: 400,
+  /** The bot check token is missing, failed or scored too low. */
+  RECAPTCHA_FAILED: 400,
+  /** No bearer token, or it is unknown, expired or revoked. */
+  UNAUTHENTICATED: 401,
+  /** Wrong email or password at sign-in (one answer for both). */
+  INVALID_CREDENTIALS: 401,
+  /** A password confirmation (password change, account deletion) did not match. */
+  WRONG_PASSWORD: 403,
+  /** The signed-in user may not do this. */
+  FORBIDDEN: 403,
+  /** No such route or resource (another user's resource is also a 404). */
+  NOT_FOUND: 404,
+  /** An account with this email already exists. */
+  EMAIL_TAKEN: 409,
+  /** The body exceeds the size the server accepts (a 400, like any other bad body). */
+  BODY_TOO_LARGE: 400,
+  /** Too many requests from this address (or for this email). */
+  RATE_LIMITED: 429,
+  /** An unexpected failure; details are in the server log, never in the answer. */
+  INTERNAL_ERROR: 500,
+  /** A dependency (the bot check service) could not be reached. */
+  UPSTREAM_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ApiErrorBody {
+  error: string;
+  code: ErrorCode;
+}

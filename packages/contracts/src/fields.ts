@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import {
+  COMPANY_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  RECAPTCHA_TOKEN_MAX_LENGTH,
+} from './constants.ts';
+import { messages } from './messages.ts';
+
+/** Building blocks shared by the request schemas; each bounds its size. */
+
+export const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('Please enter a valid email address'))
+  .transform((email) => email.toLowerCase());
+
+/** A password as typed at sign-in: any non-empty string within the bound. */
+export const passwordInput = (label = 'Password') =>
+  z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .max(PASSWORD_MAX_LENGTH, `${label} must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** A password being chosen: at least PASSWORD_MIN_LENGTH characters. */
+export const newPasswordField = (tooShort: string = messages.passwordTooShort) =>
+  z
+    .string({ error: 'Password is required' })
+    .min(PASSWORD_MIN_LENGTH, tooShort)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const firstNameField = requiredText('First name', NAME_MAX_LENGTH);
+export const lastNameField = requiredText('Last name', NAME_MAX_LENGTH);
+
+/** Optional company: an empty or blank value means none. */
+export const companyField = z
+  .string()
+  .trim()
+  .max(COMPANY_MAX_LENGTH, `Company must be at most ${COMPANY_MAX_LENGTH} characters`)
+  .optional()
+  .transform((company) => (company ? company : undefined));
+
+export const recaptchaTokenField = z.string().max(RECAPTCHA_TOKEN_MAX_LENGTH).optional();

@@ -1,0 +1,7 @@
+export * from './account.ts';
+export * from './auth.ts';
+export * from './constants.ts';
+export * from './contact.ts';
+export * from './errors.ts';
+export * from './messages.ts';
+export * from './routes.ts';

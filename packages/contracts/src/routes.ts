@@ -1,0 +1,38 @@
+/** The help articles of SPEC section 2, in the order the Help Center lists them. */
+export const HELP_ARTICLE_PATHS = [
+  '/help/getting-started',
+  '/help/proxy-settings',
+  '/help/proxy-types',
+  '/help/benefits-best-practices',
+  '/help/troubleshooting',
+  '/help/tutorials/simpleproxy',
+  '/help/tutorials/axios',
+  '/help/blocked-websites',
+  '/help/port-access',
+  '/help/connection-types',
+  '/help/protocols',
+  '/help/connection-hosts',
+  '/help/targeting',
+  '/help/targeting/default-targeting',
+  '/help/targeting/target-filters',
+  '/help/threads',
+] as const;
+
+/** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */
+export const WEB_ROUTE_PATHS: readonly string[] = [
+  '/',
+  '/login',
+  '/signup',
+  '/dashboard',
+  '/contact',
+  '/privacy',
+  '/terms',
+  '/locations',
+  '/help',
+  ...HELP_ARTICLE_PATHS,
+];
+
+export function isWebRoute(pathname: string): boolean {
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return WEB_ROUTE_PATHS.includes(normalized);
+}

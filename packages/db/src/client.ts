@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** The one database type the rest of the code sees, whichever engine is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Query functions take either the database or an open transaction. */
+export type Executor = Database | Transaction;
+
+export const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export interface DbHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Applies every committed migration that has not run yet. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** PostgreSQL connection string; when absent, PGlite stores its files under `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite's files; `null` keeps PGlite in memory (tests). */
+  dataDir?: string | null;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // Fail fast with the real reason (wrong host, no database) instead of at the first query.
+    const probe = await pool.connect();
+    probe.release();
+    const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' });
+    return {
+      db: db as unknown as Database,
+      kind: 'postgres',
+      migrate: () => migrateNodePg(db, { migrationsFolder }),
+      close: () => pool.end(),
+    };
+  }
+  let dataPath: string | undefined;
+  if (options.dataDir) {
+    dataPath = join(options.dataDir, 'pglite');
+    mkdirSync(dataPath, { recursive: true });
+  }
+  const client = await PGlite.create(dataPath);
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' });
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,3 @@
+export * from './contact-messages.ts';
+export * from './sessions.ts';
+export * from './users.ts';

@@ -1,0 +1,60 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../client.ts';
+import { users } from '../schema/accounts.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+/** Inserts a user; answers null when the email is already taken (unique violation). */
+export async function createUser(db: Executor, params: NewUser): Promise<UserRow | null> {
+  const [row] = await db
+    .insert(users)
+    .values(params)
+    .onConflictDoNothing({ target: users.email })
+    .returning();
+  return row ?? null;
+}
+
+/** An active (not deleted) user by lower-cased email. */
+export async function getActiveUserByEmail(db: Executor, params: { email: string }): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, params.email), isNull(users.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function getActiveUserById(db: Executor, params: { userId: string }): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, params.userId), isNull(users.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateUserPasswordHash(
+  db: Executor,
+  params: { userId: string; passwordHash: string },
+): Promise<void> {
+  await db.update(users).set({ passwordHash: params.passwordHash }).where(eq(users.id, params.userId));
+}
+
+/**
+ * Marks the account deleted and overwrites its personal fields. The row stays so that financial
+ * records (orders, ledger) keep their owner; the email is freed for a new sign-up.
+ */
+export async function eraseUser(db: Executor, params: { userId: string; now: Date }): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      email: `deleted-${params.userId}@deleted.invalid`,
+      passwordHash: '!',
+      firstName: 'Deleted',
+      lastName: 'User',
+      company: null,
+      deletedAt: params.now,
+    })
+    .where(and(eq(users.id, params.userId), isNull(users.deletedAt)));
+}

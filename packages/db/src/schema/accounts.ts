@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, inet, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+/**
+ * A customer account. Emails are stored lower-cased and are unique. A deleted account keeps its row
+ * (later issues hang orders and the ledger on it) but its personal fields are overwritten.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull().unique(),
+    passwordHash: text().notNull(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    company: text(),
+    balanceCents: bigint({ mode: 'number' }).notNull().default(0),
+    deletedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    check('users_email_lower', sql`${table.email} = lower(${table.email})`),
+    check('users_balance_non_negative', sql`${table.balanceCents} >= 0`),
+  ],
+);
+
+/**
+ * A sign-in. Only the SHA-256 of the bearer token is stored, so a leaked table cannot be replayed.
+ * A session ends when it expires or is revoked (logout, password change, account deletion).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    ipAddress: inet(),
+    userAgent: text(),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId)],
+);
+
+/** A message sent through the public contact form. */
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull(),
+  email: text().notNull(),
+  subject: text(),
+  message: text().notNull(),
+  userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+  ipAddress: inet(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
