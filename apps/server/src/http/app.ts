@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { messages } from '@bytegate/contracts/messages';
 import type { Database } from '@bytegate/db';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -36,7 +36,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     // API bodies are small JSON documents; anything bigger is refused before it is parsed.
     bodyLimit: 64 * 1024,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    // Per-request lines only when debugging; errors are logged by the error handler either way.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

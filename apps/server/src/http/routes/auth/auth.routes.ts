@@ -12,11 +12,17 @@ import { logOut } from '../../../services/accounts/log-out.ts';
 import { presentUser } from '../../../services/accounts/present-user.ts';
 import { signUp } from '../../../services/accounts/sign-up.ts';
 import type { ServiceContext } from '../../../services/context.ts';
+import { AppError } from '../../app-error.ts';
 import { getAuth, getOrigin } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   const { rateLimits } = ctx.config;
+  const loginPerEmailLimit = app.createRateLimit({
+    max: rateLimits.loginPerEmail.max,
+    timeWindow: rateLimits.loginPerEmail.windowMs,
+    keyGenerator: (request) => `login-email:${(request.body as { email: string }).email}`,
+  });
 
   app.post(
     '/auth/signup',
@@ -60,12 +66,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
         errorResponseBuilder: () => rateLimitError(messages.tooManyLoginAttempts),
       }),
       // Per email as well, so one account cannot be guessed at from many addresses.
-      preHandler: app.rateLimit({
-        max: rateLimits.loginPerEmail.max,
-        timeWindow: rateLimits.loginPerEmail.windowMs,
-        keyGenerator: (request) => `login-email:${(request.body as { email: string }).email}`,
-        errorResponseBuilder: () => rateLimitError(messages.tooManyLoginAttempts),
-      }),
+      preHandler: async (request, reply) => {
+        const limit = await loginPerEmailLimit(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          reply.header('retry-after', limit.ttlInSeconds);
+          throw new AppError('RATE_LIMITED', messages.tooManyLoginAttempts);
+        }
+      },
     },
     async (request) => logIn(ctx, { ...request.body, origin: getOrigin(request) }),
   );
