@@ -23,14 +23,18 @@ describe('loadConfig', () => {
   });
 
   it('needs both reCAPTCHA keys or neither', () => {
-    expect(() => loadConfig({ RECAPTCHA_SITE_KEY: 'site' })).toThrow(/RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY/);
+    expect(() => loadConfig({ RECAPTCHA_SITE_KEY: 'site' })).toThrow(
+      /RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY/,
+    );
     const config = loadConfig({ RECAPTCHA_SITE_KEY: 'site', RECAPTCHA_SECRET_KEY: 'secret' });
     expect(config.recaptcha?.verifyUrl).toBe('https://www.google.com/recaptcha/api/siteverify');
   });
 
   it('needs PostgreSQL to split the roles across processes', () => {
     expect(() => loadConfig({ ROLES: 'api' })).toThrow(/ROLES: running only some parts needs DATABASE_URL/);
-    expect(loadConfig({ ROLES: 'api', DATABASE_URL: 'postgres://localhost/db' }).roles).toEqual(new Set(['api']));
+    expect(loadConfig({ ROLES: 'api', DATABASE_URL: 'postgres://localhost/db' }).roles).toEqual(
+      new Set(['api']),
+    );
   });
 
   it('derives the gateway host from the public URL', () => {

@@ -1,5 +1,7 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
+import { pruneSessions } from '../jobs/prune-sessions.ts';
+import { startJobs } from '../jobs/scheduler.ts';
 import { openDatabase } from './open-database.ts';
 
 /** `bytegate start`: migrates, then serves the web app and the API (and later the gateway and jobs). */
@@ -7,6 +9,18 @@ export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, db: database.db });
+  const stopJobs = config.roles.has('jobs')
+    ? startJobs(
+        [
+          {
+            name: 'prune-sessions',
+            everyMs: 60 * 60 * 1000,
+            run: () => pruneSessions({ config, db: database.db }),
+          },
+        ],
+        app.log,
+      )
+    : () => {};
   let isStopping = false;
   const stop = async (signal: string) => {
     if (isStopping) {
@@ -14,6 +28,7 @@ export async function start(config: Config): Promise<void> {
     }
     isStopping = true;
     app.log.info(`${signal} received, shutting down`);
+    stopJobs();
     await app.close();
     await database.close();
     process.exit(0);

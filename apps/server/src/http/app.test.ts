@@ -119,7 +119,10 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       }
       expect(statuses).toEqual([201, 201, 429]);
       const { body, headers } = await server.request('POST', '/api/auth/signup', { body: buildSignup() });
-      expect(body).toEqual({ error: 'Too many requests. Please wait a minute and try again.', code: 'RATE_LIMITED' });
+      expect(body).toEqual({
+        error: 'Too many requests. Please wait a minute and try again.',
+        code: 'RATE_LIMITED',
+      });
       expect(Number(headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
@@ -140,7 +143,9 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
 
     it('limits contact messages per address', async () => {
       const send = () =>
-        server.request('POST', '/api/contact', { body: { name: 'A', email: 'a@example.com', message: 'hi' } });
+        server.request('POST', '/api/contact', {
+          body: { name: 'A', email: 'a@example.com', message: 'hi' },
+        });
       expect([(await send()).status, (await send()).status, (await send()).status]).toEqual([201, 201, 429]);
     });
   });
@@ -151,7 +156,12 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
     beforeAll(async () => {
       siteverify = await startFakeSiteverify('test-secret');
       server = await startTestServer(kind, {
-        recaptcha: { siteKey: 'test-site-key', secretKey: 'test-secret', verifyUrl: siteverify.url, minScore: 0.5 },
+        recaptcha: {
+          siteKey: 'test-site-key',
+          secretKey: 'test-secret',
+          verifyUrl: siteverify.url,
+          minScore: 0.5,
+        },
       });
     });
     afterAll(async () => {
@@ -160,13 +170,18 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
     });
 
     it('gives the web app the public site key', async () => {
-      expect((await server.request('GET', '/api/config')).body).toEqual({ recaptchaSiteKey: 'test-site-key' });
+      expect((await server.request('GET', '/api/config')).body).toEqual({
+        recaptchaSiteKey: 'test-site-key',
+      });
     });
 
     it('refuses a sign-up without a token', async () => {
       const { status, body } = await server.request('POST', '/api/auth/signup', { body: buildSignup() });
       expect(status).toBe(400);
-      expect(body).toEqual({ error: 'Please complete the security check and try again.', code: 'RECAPTCHA_FAILED' });
+      expect(body).toEqual({
+        error: 'Please complete the security check and try again.',
+        code: 'RECAPTCHA_FAILED',
+      });
     });
 
     it('refuses an invalid token, a low score and a token made for another action', async () => {
@@ -175,7 +190,10 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
           body: buildSignup({ recaptchaToken }),
         });
         expect(status).toBe(400);
-        expect(body).toEqual({ error: 'The security check failed. Please try again.', code: 'RECAPTCHA_FAILED' });
+        expect(body).toEqual({
+          error: 'The security check failed. Please try again.',
+          code: 'RECAPTCHA_FAILED',
+        });
       }
     });
 
@@ -189,7 +207,11 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       expect(sent?.get('response')).toBe('human-signup');
       expect(sent?.get('remoteip')).toBe('127.0.0.1');
       const login = await server.request('POST', '/api/auth/login', {
-        body: { email: 'human@example.com', password: 'correct horse battery', recaptchaToken: 'human-login' },
+        body: {
+          email: 'human@example.com',
+          password: 'correct horse battery',
+          recaptchaToken: 'human-login',
+        },
       });
       expect(login.status).toBe(200);
       const botLogin = await server.request('POST', '/api/auth/login', {
@@ -200,7 +222,12 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
 
     it('answers 503 when siteverify cannot be reached', async () => {
       const unreachable = await startTestServer(kind, {
-        recaptcha: { siteKey: 'k', secretKey: 's', verifyUrl: 'http://127.0.0.1:9/siteverify', minScore: 0.5 },
+        recaptcha: {
+          siteKey: 'k',
+          secretKey: 's',
+          verifyUrl: 'http://127.0.0.1:9/siteverify',
+          minScore: 0.5,
+        },
       });
       try {
         const { status, body } = await unreachable.request('POST', '/api/auth/login', {

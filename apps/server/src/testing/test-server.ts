@@ -1,5 +1,5 @@
-import { createTestDb } from '@bytegate/db/testing';
 import type { DbHandle } from '@bytegate/db';
+import { createTestDb } from '@bytegate/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
@@ -18,7 +18,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type ConfigOverrides = Partial<Omit<Config, 'rateLimits'>> & { rateLimits?: Partial<Config['rateLimits']> };
+export type ConfigOverrides = Partial<Omit<Config, 'rateLimits'>> & {
+  rateLimits?: Partial<Config['rateLimits']>;
+};
 
 /** The real app on a fresh, migrated database of the given kind, listening on 127.0.0.1. */
 export async function startTestServer(
@@ -82,7 +84,9 @@ export function buildSignup(overrides: Record<string, unknown> = {}) {
 /** Signs a new user up through the API and answers their token and credentials. */
 export async function createUserViaApi(server: TestServer, overrides: Record<string, unknown> = {}) {
   const signup = buildSignup(overrides);
-  const { status, body } = await server.request<{ token: string }>('POST', '/api/auth/signup', { body: signup });
+  const { status, body } = await server.request<{ token: string }>('POST', '/api/auth/signup', {
+    body: signup,
+  });
   if (status !== 201) {
     throw new Error(`signup failed with ${status}: ${JSON.stringify(body)}`);
   }

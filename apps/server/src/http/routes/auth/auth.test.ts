@@ -1,6 +1,11 @@
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSignup, createUserViaApi, startTestServer, type TestServer } from '../../../testing/test-server.ts';
+import {
+  buildSignup,
+  createUserViaApi,
+  startTestServer,
+  type TestServer,
+} from '../../../testing/test-server.ts';
 
 describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
   let server: TestServer;
@@ -13,25 +18,35 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
 
   describe('POST /api/auth/signup', () => {
     it('refuses a body without the required fields', async () => {
-      const { status, body } = await server.request('POST', '/api/auth/signup', { body: { email: 'x@example.com' } });
+      const { status, body } = await server.request('POST', '/api/auth/signup', {
+        body: { email: 'x@example.com' },
+      });
       expect(status).toBe(400);
       expect(body).toEqual({ error: 'First name is required', code: 'VALIDATION_FAILED' });
     });
 
     it('refuses an invalid email and a short password with readable messages', async () => {
-      const badEmail = await server.request('POST', '/api/auth/signup', { body: buildSignup({ email: 'nope' }) });
+      const badEmail = await server.request('POST', '/api/auth/signup', {
+        body: buildSignup({ email: 'nope' }),
+      });
       expect(badEmail.status).toBe(400);
       expect(badEmail.body.error).toBe('Please enter a valid email address');
-      const shortPassword = await server.request('POST', '/api/auth/signup', { body: buildSignup({ password: 'short' }) });
+      const shortPassword = await server.request('POST', '/api/auth/signup', {
+        body: buildSignup({ password: 'short' }),
+      });
       expect(shortPassword.status).toBe(400);
       expect(shortPassword.body.error).toBe('Password must be at least 8 characters');
     });
 
     it('creates the account, stores the email lower-cased and answers token and user', async () => {
       const signup = buildSignup({ email: '  Grace.Hopper@Example.COM ', company: 'Navy' });
-      const { status, body } = await server.request<{ token: string; user: unknown }>('POST', '/api/auth/signup', {
-        body: signup,
-      });
+      const { status, body } = await server.request<{ token: string; user: unknown }>(
+        'POST',
+        '/api/auth/signup',
+        {
+          body: signup,
+        },
+      );
       expect(status).toBe(201);
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(body.user).toEqual({
@@ -46,9 +61,13 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
     });
 
     it('omits an empty company', async () => {
-      const { body } = await server.request<{ user: { company: string | null } }>('POST', '/api/auth/signup', {
-        body: buildSignup({ company: '   ' }),
-      });
+      const { body } = await server.request<{ user: { company: string | null } }>(
+        'POST',
+        '/api/auth/signup',
+        {
+          body: buildSignup({ company: '   ' }),
+        },
+      );
       expect(body.user.company).toBeNull();
     });
 
@@ -74,7 +93,9 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
 
   describe('POST /api/auth/login', () => {
     it('refuses a body without a password', async () => {
-      const { status, body } = await server.request('POST', '/api/auth/login', { body: { email: 'a@example.com' } });
+      const { status, body } = await server.request('POST', '/api/auth/login', {
+        body: { email: 'a@example.com' },
+      });
       expect(status).toBe(400);
       expect(body).toEqual({ error: 'Password is required', code: 'VALIDATION_FAILED' });
     });
@@ -132,7 +153,9 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
 
     it('revokes the token server-side and leaves other sessions alone', async () => {
       const { token, email, password } = await createUserViaApi(server);
-      const other = await server.request<{ token: string }>('POST', '/api/auth/login', { body: { email, password } });
+      const other = await server.request<{ token: string }>('POST', '/api/auth/login', {
+        body: { email, password },
+      });
       const { status, body } = await server.request('POST', '/api/auth/logout', { token });
       expect(status).toBe(200);
       expect(body).toEqual({ success: true });

@@ -26,7 +26,9 @@ describe.each(testDatabaseKinds())('contact API on %s', (kind) => {
       });
       expect(status).toBe(201);
       expect(body).toEqual({ success: true });
-      const result = await server.database.db.execute('select name, email, subject, message from contact_messages');
+      const result = await server.database.db.execute(
+        'select name, email, subject, message from contact_messages',
+      );
       const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
       expect(rows).toContainEqual({
         name: 'Ann',

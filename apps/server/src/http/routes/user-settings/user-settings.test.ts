@@ -29,7 +29,10 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
         body: { currentPassword: password, newPassword: 'short' },
       });
       expect(status).toBe(400);
-      expect(body).toEqual({ error: 'New password must be at least 8 characters', code: 'VALIDATION_FAILED' });
+      expect(body).toEqual({
+        error: 'New password must be at least 8 characters',
+        code: 'VALIDATION_FAILED',
+      });
     });
 
     it('refuses a wrong current password without signing the user out', async () => {
@@ -61,9 +64,9 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
 
   describe('DELETE /api/user-settings/account', () => {
     it('answers 401 without a token', async () => {
-      expect((await server.request('DELETE', '/api/user-settings/account', { body: { password: 'x' } })).status).toBe(
-        401,
-      );
+      expect(
+        (await server.request('DELETE', '/api/user-settings/account', { body: { password: 'x' } })).status,
+      ).toBe(401);
     });
 
     it('refuses an empty password', async () => {

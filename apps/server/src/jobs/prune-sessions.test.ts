@@ -1,0 +1,36 @@
+import { testDatabaseKinds } from '@bytegate/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserViaApi, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { pruneSessions } from './prune-sessions.ts';
+
+describe.each(testDatabaseKinds())('pruning sessions on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const countSessions = async () => {
+    const result = await server.database.db.execute('select count(*)::int as n from sessions');
+    return (result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+  };
+
+  it('deletes sessions revoked over a week ago and keeps live and recently ended ones', async () => {
+    const live = await createUserViaApi(server);
+    const ended = await createUserViaApi(server);
+    await server.request('POST', '/api/auth/logout', { token: ended.token });
+    expect(await countSessions()).toBe(2);
+
+    await pruneSessions({ db: server.database.db, config: server.config });
+    expect(await countSessions()).toBe(2);
+
+    await pruneSessions(
+      { db: server.database.db, config: server.config },
+      new Date(Date.now() + 8 * 86_400_000),
+    );
+    expect(await countSessions()).toBe(1);
+    expect((await server.request('GET', '/api/auth/me', { token: live.token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,124 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { logInThroughForm, newAccount, signUpThroughForm } from './support/journeys.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+const storedToken = () => page.evaluate(() => localStorage.getItem('bytegate.token'));
+
+describe('accounts in the browser', () => {
+  it('signs up, lands on the dashboard, logs out and logs back in', async () => {
+    const account = newAccount();
+    await signUpThroughForm(page, server.url, account);
+    await expect.poll(() => page.getByText(`Welcome back, ${account.firstName}`).count()).toBeGreaterThan(0);
+    expect(await storedToken()).toBeTruthy();
+    expect(await page.getByText('Account created successfully').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    expect(await storedToken()).toBeNull();
+
+    await logInThroughForm(page, server.url, account.email, account.password);
+    await page.waitForURL(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByText('Login successful').count()).toBe(1);
+  });
+
+  it("shows the server's message for a wrong password and stays on the login page", async () => {
+    const account = newAccount();
+    await signUpThroughForm(page, server.url, account);
+    await page.evaluate(() => localStorage.clear());
+    await logInThroughForm(page, server.url, account.email, 'not the password');
+    await expect.poll(() => page.getByText('Invalid email or password').count()).toBeGreaterThan(0);
+    expect(page.url()).toBe(`${server.url}/login`);
+  });
+
+  it("says 'Passwords do not match' and sends nothing when the passwords differ", async () => {
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/signup')) {
+        requests.push(request.url());
+      }
+    });
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel('First Name', { exact: true }).fill('Ann');
+    await page.getByLabel('Last Name', { exact: true }).fill('Other');
+    await page.getByLabel('Email', { exact: true }).fill('ann.other@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('first password');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('second password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect.poll(() => page.getByText('Passwords do not match').count()).toBeGreaterThan(0);
+    expect(requests).toEqual([]);
+    expect(page.url()).toBe(`${server.url}/signup`);
+  });
+
+  it('redirects a signed-in visitor away from /login and /signup, and a signed-out one away from /dashboard', async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(`${server.url}/login`);
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.goto(`${server.url}/signup`);
+    await page.waitForURL(`${server.url}/dashboard`);
+  });
+
+  it('ends a session whose last activity is older than 30 minutes at load', async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.evaluate(() =>
+      localStorage.setItem('bytegate.lastActivity', String(Date.now() - 31 * 60 * 1000)),
+    );
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(`${server.url}/login`);
+    expect(await storedToken()).toBeNull();
+  });
+
+  it('keeps a session whose last activity is recent', async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.evaluate(() =>
+      localStorage.setItem('bytegate.lastActivity', String(Date.now() - 20 * 60 * 1000)),
+    );
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    expect(page.url()).toBe(`${server.url}/dashboard`);
+  });
+
+  it('clears a corrupt stored user', async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.evaluate(() => localStorage.setItem('bytegate.user', '{not json'));
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(`${server.url}/login`);
+    expect(await storedToken()).toBeNull();
+  });
+
+  it('ends the session when the API says the token is no longer valid', async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    const token = await storedToken();
+    await fetch(`${server.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await page.reload();
+    await page.waitForURL(`${server.url}/login`);
+    expect(await storedToken()).toBeNull();
+  });
+});

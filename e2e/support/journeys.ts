@@ -1,0 +1,44 @@
+import type { Page } from 'playwright-core';
+
+let counter = 0;
+
+export interface TestAccount {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+export function newAccount(): TestAccount {
+  counter += 1;
+  return {
+    firstName: 'Margaret',
+    lastName: 'Hamilton',
+    email: `margaret.${Date.now()}.${counter}@example.com`,
+    password: 'apollo guidance 11',
+  };
+}
+
+/** Fills and sends the sign-up form as a person would, and waits for the dashboard. */
+export async function signUpThroughForm(page: Page, baseUrl: string, account: TestAccount): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('First Name', { exact: true }).fill(account.firstName);
+  await page.getByLabel('Last Name', { exact: true }).fill(account.lastName);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL(`${baseUrl}/dashboard`);
+}
+
+export async function logInThroughForm(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
