@@ -37,7 +37,9 @@ describe('signup form', () => {
   });
 
   it('trims and lower-cases the email', () => {
-    expect(signupRequestSchema.parse({ ...validSignup, email: '  Ada@Example.COM ' }).email).toBe('ada@example.com');
+    expect(signupRequestSchema.parse({ ...validSignup, email: '  Ada@Example.COM ' }).email).toBe(
+      'ada@example.com',
+    );
   });
 
   it('refuses a password under 8 characters and one over 256', () => {
@@ -67,21 +69,27 @@ describe('login form', () => {
 });
 
 describe('change password form', () => {
-  const valid = { currentPassword: 'old password', newPassword: 'new password', confirmPassword: 'new password' };
+  const valid = {
+    currentPassword: 'old password',
+    newPassword: 'new password',
+    confirmPassword: 'new password',
+  };
 
   it('accepts matching passwords', () => {
     expect(changePasswordFormSchema.safeParse(valid).success).toBe(true);
   });
 
-  it("says \"New passwords don't match.\" when the confirmation differs", () => {
-    expect(firstError(changePasswordFormSchema.safeParse({ ...valid, confirmPassword: 'other password' }))).toBe(
-      "New passwords don't match.",
-    );
+  it('says "New passwords don\'t match." when the confirmation differs', () => {
+    expect(
+      firstError(changePasswordFormSchema.safeParse({ ...valid, confirmPassword: 'other password' })),
+    ).toBe("New passwords don't match.");
   });
 
   it('needs a new password of at least 8 characters', () => {
     expect(
-      firstError(changePasswordFormSchema.safeParse({ ...valid, newPassword: 'short', confirmPassword: 'short' })),
+      firstError(
+        changePasswordFormSchema.safeParse({ ...valid, newPassword: 'short', confirmPassword: 'short' }),
+      ),
     ).toBe('New password must be at least 8 characters');
   });
 
@@ -99,9 +107,13 @@ describe('delete account', () => {
 
 describe('contact form', () => {
   it('requires name, email and message, and drops an empty subject', () => {
-    expect(contactRequestSchema.safeParse({ name: '', email: 'a@example.com', message: 'hi' }).success).toBe(false);
+    expect(contactRequestSchema.safeParse({ name: '', email: 'a@example.com', message: 'hi' }).success).toBe(
+      false,
+    );
     expect(contactRequestSchema.safeParse({ name: 'A', email: '', message: 'hi' }).success).toBe(false);
-    expect(contactRequestSchema.safeParse({ name: 'A', email: 'a@example.com', message: ' ' }).success).toBe(false);
+    expect(contactRequestSchema.safeParse({ name: 'A', email: 'a@example.com', message: ' ' }).success).toBe(
+      false,
+    );
     expect(
       contactRequestSchema.parse({ name: 'A', email: 'a@example.com', subject: '', message: 'hi' }).subject,
     ).toBeUndefined();

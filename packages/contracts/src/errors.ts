@@ -7,14 +7,16 @@ export const errorCatalogue = {
   VALIDATION_FAILED: 400,
   /** The body is not JSON, or not the content type the route takes. */
   INVALID_BODY: 400,
-  /** The bot check token is missing, failed or scored too low. */
-  RECAPTCHA_FAILED: 400,
+  /** The bot check is on and the request carried no token. */
+  RECAPTCHA_REQUIRED: 400,
   /** No bearer token, or it is unknown, expired or revoked. */
   UNAUTHENTICATED: 401,
   /** Wrong email or password at sign-in (one answer for both). */
   INVALID_CREDENTIALS: 401,
   /** A password confirmation (password change, account deletion) did not match. */
   WRONG_PASSWORD: 403,
+  /** The bot check token is invalid, expired, for another action or site, or scored too low. */
+  RECAPTCHA_FAILED: 403,
   /** The signed-in user may not do this. */
   FORBIDDEN: 403,
   /** No such route or resource (another user's resource is also a 404). */

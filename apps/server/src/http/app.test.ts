@@ -180,16 +180,16 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       expect(status).toBe(400);
       expect(body).toEqual({
         error: 'Please complete the security check and try again.',
-        code: 'RECAPTCHA_FAILED',
+        code: 'RECAPTCHA_REQUIRED',
       });
     });
 
-    it('refuses an invalid token, a low score and a token made for another action', async () => {
-      for (const recaptchaToken of ['garbage', 'bot-signup', 'human-login']) {
+    it('refuses an invalid token, a low score, and a token made for another action or site', async () => {
+      for (const recaptchaToken of ['garbage', 'bot-signup', 'human-login', 'human-signup@evil.example']) {
         const { status, body } = await server.request('POST', '/api/auth/signup', {
           body: buildSignup({ recaptchaToken }),
         });
-        expect(status).toBe(400);
+        expect(status).toBe(403);
         expect(body).toEqual({
           error: 'The security check failed. Please try again.',
           code: 'RECAPTCHA_FAILED',
@@ -217,7 +217,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       const botLogin = await server.request('POST', '/api/auth/login', {
         body: { email: 'human@example.com', password: 'correct horse battery', recaptchaToken: 'bot-login' },
       });
-      expect(botLogin.status).toBe(400);
+      expect(botLogin.status).toBe(403);
     });
 
     it('answers 503 when siteverify cannot be reached', async () => {

@@ -11,7 +11,8 @@ export interface FakeSiteverify {
  * A local stand-in for reCAPTCHA v3's siteverify endpoint that speaks its real wire format:
  * a form-encoded POST of secret, response and remoteip, answered with
  * `{ success, score, action, challenge_ts, hostname, "error-codes" }`.
- * Tokens name the outcome: `human-<action>` passes, `bot-<action>` scores 0.1, anything else is invalid.
+ * Tokens name the outcome: `human-<action>` passes, `bot-<action>` scores 0.1, anything else is invalid;
+ * `@<host>` at the end sets the host name the token was solved on (default localhost).
  */
 export async function startFakeSiteverify(secret: string): Promise<FakeSiteverify> {
   const received: URLSearchParams[] = [];
@@ -23,7 +24,7 @@ export async function startFakeSiteverify(secret: string): Promise<FakeSiteverif
     request.on('end', () => {
       const form = new URLSearchParams(raw);
       received.push(form);
-      const token = form.get('response') ?? '';
+      const [token = '', hostname = 'localhost'] = (form.get('response') ?? '').split('@');
       let answer: Record<string, unknown>;
       if (form.get('secret') !== secret) {
         answer = { success: false, 'error-codes': ['invalid-input-secret'] };
@@ -33,7 +34,8 @@ export async function startFakeSiteverify(secret: string): Promise<FakeSiteverif
           score: token.startsWith('human-') ? 0.9 : 0.1,
           action: token.slice(token.indexOf('-') + 1),
           challenge_ts: new Date().toISOString(),
-          hostname: 'localhost',
+          hostname,
+          'error-codes': [],
         };
       } else {
         answer = { success: false, 'error-codes': ['invalid-input-response'] };

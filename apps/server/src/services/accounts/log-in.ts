@@ -22,6 +22,7 @@ export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<Aut
     token: props.recaptchaToken,
     action: 'login',
     remoteIp: props.origin.ipAddress,
+    expectedHostname: new URL(ctx.config.publicUrl).hostname,
   });
   const user = await getActiveUserByEmail(ctx.db, { email: props.email });
   const isValid = user

@@ -26,6 +26,7 @@ export async function signUp(ctx: ServiceContext, props: SignUpProps): Promise<A
     token: props.recaptchaToken,
     action: 'signup',
     remoteIp: props.origin.ipAddress,
+    expectedHostname: new URL(ctx.config.publicUrl).hostname,
   });
   const passwordHash = await hashPassword(props.password);
   return ctx.db.transaction(async (tx) => {

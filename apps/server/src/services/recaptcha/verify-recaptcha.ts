@@ -8,6 +8,7 @@ const siteverifyAnswerSchema = z.object({
   success: z.boolean(),
   score: z.number().optional(),
   action: z.string().optional(),
+  hostname: z.string().optional(),
   'error-codes': z.array(z.string()).optional(),
 });
 
@@ -17,11 +18,14 @@ export interface VerifyRecaptchaProps {
   /** The action the page declared when it asked for the token: 'login' or 'signup'. */
   action: string;
   remoteIp: string | null;
+  /** The host name of our site: a token solved on another site is refused. */
+  expectedHostname: string;
 }
 
 /**
  * Checks a reCAPTCHA v3 token with the siteverify endpoint. With no keys configured there is no
- * check. A missing token, a failed check, a different action or a score under the minimum is refused.
+ * check. A missing token (400) is refused, and so are a failed check, a token made for another action
+ * or site, and a score under the minimum (403).
  */
 export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void> {
   const { config, token } = props;
@@ -29,7 +33,7 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
     return;
   }
   if (!token) {
-    throw new AppError('RECAPTCHA_FAILED', messages.recaptchaRequired);
+    throw new AppError('RECAPTCHA_REQUIRED', messages.recaptchaRequired);
   }
   const form = new URLSearchParams({ secret: config.secretKey, response: token });
   if (props.remoteIp) {
@@ -53,6 +57,7 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
   const isHuman =
     answer.success &&
     (answer.action === undefined || answer.action === props.action) &&
+    (answer.hostname === undefined || answer.hostname === props.expectedHostname) &&
     (answer.score ?? 0) >= config.minScore;
   if (!isHuman) {
     throw new AppError('RECAPTCHA_FAILED', messages.recaptchaFailed);
