@@ -97,7 +97,9 @@ if (existsSync(report)) {
   passed += results.numPassedTests;
   failed += results.numFailedTests;
   // A suite that failed to load has no failed tests but must still fail the run.
-  const brokenFiles = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+  const brokenFiles = results.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  );
   if (brokenFiles.length > 0) {
     failed += brokenFiles.length;
     problems.push(`${brokenFiles.length} test file(s) failed to run`);
