@@ -1,6 +1,6 @@
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserViaApi, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { pruneSessions } from './prune-sessions.ts';
 
 describe.each(testDatabaseKinds())('pruning sessions on %s', (kind) => {
@@ -13,8 +13,8 @@ describe.each(testDatabaseKinds())('pruning sessions on %s', (kind) => {
   });
 
   const countSessions = async () => {
-    const result = await server.database.db.execute('select count(*)::int as n from sessions');
-    return (result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+    const [row] = await queryRows<{ n: number }>(server, 'select count(*)::int as n from sessions');
+    return row?.n;
   };
 
   it('deletes sessions revoked over a week ago and keeps live and recently ended ones', async () => {

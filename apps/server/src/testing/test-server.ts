@@ -92,3 +92,9 @@ export async function createUserViaApi(server: TestServer, overrides: Record<str
   }
   return { token: body.token, email: signup.email.toLowerCase(), password: signup.password };
 }
+
+/** Rows of a raw SQL query, for tests that check what was stored. */
+export async function queryRows<T = Record<string, unknown>>(server: TestServer, sql: string): Promise<T[]> {
+  const result = await server.database.db.execute(sql);
+  return (result as unknown as { rows: T[] }).rows;
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildSignup,
   createUserViaApi,
+  queryRows,
   startTestServer,
   type TestServer,
 } from '../../../testing/test-server.ts';
@@ -82,10 +83,10 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
 
     it('never stores the password in clear text', async () => {
       const { email, password } = await createUserViaApi(server);
-      const result = await server.database.db.execute(
-        `select password_hash from users where email = '${email.replace(/'/g, "''")}'`,
+      const [row] = await queryRows<{ password_hash: string }>(
+        server,
+        `select password_hash from users where email = '${email}'`,
       );
-      const [row] = (result as unknown as { rows: Array<{ password_hash: string }> }).rows;
       expect(row?.password_hash).toMatch(/^\$argon2id\$/);
       expect(row?.password_hash).not.toContain(password);
     });

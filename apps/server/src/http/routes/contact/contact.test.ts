@@ -1,6 +1,6 @@
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../testing/test-server.ts';
+import { queryRows, startTestServer, type TestServer } from '../../../testing/test-server.ts';
 
 describe.each(testDatabaseKinds())('contact API on %s', (kind) => {
   let server: TestServer;
@@ -26,10 +26,7 @@ describe.each(testDatabaseKinds())('contact API on %s', (kind) => {
       });
       expect(status).toBe(201);
       expect(body).toEqual({ success: true });
-      const result = await server.database.db.execute(
-        'select name, email, subject, message from contact_messages',
-      );
-      const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+      const rows = await queryRows(server, 'select name, email, subject, message from contact_messages');
       expect(rows).toContainEqual({
         name: 'Ann',
         email: 'ann@example.com',

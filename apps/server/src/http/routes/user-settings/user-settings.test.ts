@@ -1,6 +1,11 @@
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserViaApi, startTestServer, type TestServer } from '../../../testing/test-server.ts';
+import {
+  createUserViaApi,
+  queryRows,
+  startTestServer,
+  type TestServer,
+} from '../../../testing/test-server.ts';
 
 describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
   let server: TestServer;
@@ -92,6 +97,10 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
 
     it('deletes the account: sessions revoked, sign-in refused, personal fields erased, row kept', async () => {
       const { token, email, password } = await createUserViaApi(server, { company: 'Secret Co' });
+      const [{ id } = { id: '' }] = await queryRows<{ id: string }>(
+        server,
+        `select id from users where email = '${email}'`,
+      );
       const other = await login(email, password);
       const { status, body } = await server.request('DELETE', '/api/user-settings/account', {
         token,
@@ -103,13 +112,18 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
       expect((await server.request('GET', '/api/auth/me', { token: other.body.token })).status).toBe(401);
       expect((await login(email, password)).status).toBe(401);
 
-      const result = await server.database.db.execute(
-        "select email, first_name, company, deleted_at from users where deleted_at is not null and first_name = 'Deleted'",
+      const [erased] = await queryRows(
+        server,
+        `select email, first_name, last_name, company, password_hash, deleted_at from users where id = '${id}'`,
       );
-      const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
-      expect(rows.some((row) => row.email === email)).toBe(false);
-      expect(rows.every((row) => row.company === null)).toBe(true);
-      expect(rows.length).toBeGreaterThanOrEqual(1);
+      expect(erased).toMatchObject({
+        email: `deleted-${id}@deleted.invalid`,
+        first_name: 'Deleted',
+        last_name: 'User',
+        company: null,
+        password_hash: '!',
+      });
+      expect(erased?.deleted_at).not.toBeNull();
     });
 
     it('frees the email for a new account', async () => {
