@@ -38,3 +38,14 @@ export const COMPANY_MAX_LENGTH = 200;
 export const SUBJECT_MAX_LENGTH = 200;
 export const MESSAGE_MAX_LENGTH = 5000;
 export const RECAPTCHA_TOKEN_MAX_LENGTH = 4096;
+
+/** Concurrent connections a new plan allows, per pool; raised through support. */
+export const DEFAULT_THREAD_LIMIT: Record<PoolType, number> = {
+  datacenter: 500,
+  residential: 200,
+  mobile: 100,
+};
+
+/** The largest single purchase, to keep totals far from any integer limit. */
+export const MAX_PURCHASE_GB = 100_000;
+export const PLAN_LABEL_MAX_LENGTH = 100;

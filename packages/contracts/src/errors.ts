@@ -7,6 +7,8 @@ export const errorCatalogue = {
   VALIDATION_FAILED: 400,
   /** The body is not JSON, or not the content type the route takes. */
   INVALID_BODY: 400,
+  /** The balance does not cover a purchase; the body adds `required` and `current` (dollars). */
+  INSUFFICIENT_BALANCE: 400,
   /** The bot check is on and the request carried no token. */
   RECAPTCHA_REQUIRED: 400,
   /** No bearer token, or it is unknown, expired or revoked. */

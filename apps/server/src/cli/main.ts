@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
+import { balanceCommand } from './balance.ts';
 import { openDatabase } from './open-database.ts';
 import { start } from './start.ts';
 
@@ -28,6 +29,8 @@ program
       await database.close();
     }
   });
+
+program.addCommand(balanceCommand);
 
 try {
   await program.parseAsync(process.argv);

@@ -13,6 +13,8 @@ import { accountRoutes } from './routes/account/account.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
+import { ordersRoutes } from './routes/orders/orders.routes.ts';
+import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
 
@@ -60,6 +62,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(userSettingsRoutes, { ctx });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });
+      await api.register(subuserRoutes, { ctx });
+      await api.register(ordersRoutes, { ctx });
     },
     { prefix: '/api' },
   );

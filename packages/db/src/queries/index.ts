@@ -1,3 +1,6 @@
 export * from './contact-messages.ts';
+export * from './ledger.ts';
+export * from './orders.ts';
+export * from './plans.ts';
 export * from './sessions.ts';
 export * from './users.ts';

@@ -1,12 +1,12 @@
 import { messages } from '@bytegate/contracts/messages';
-import { eraseUser, getActiveUserById, revokeUserSessions } from '@bytegate/db/queries';
+import { deactivateUserPlans, eraseUser, getActiveUserById, revokeUserSessions } from '@bytegate/db/queries';
 import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
 import { verifyPassword } from './passwords.ts';
 
 /**
  * Deletes an account after checking its password: every session is revoked and the personal fields
- * are erased. The row itself stays, so orders and the ledger (later issues) keep their owner.
+ * are erased and its plans stop working. The row itself stays, so orders and the ledger keep their owner.
  */
 export async function deleteAccount(
   ctx: ServiceContext,
@@ -19,6 +19,7 @@ export async function deleteAccount(
   await ctx.db.transaction(async (tx) => {
     const now = new Date();
     await revokeUserSessions(tx, { userId: user.id, now });
+    await deactivateUserPlans(tx, { userId: user.id });
     await eraseUser(tx, { userId: user.id, now });
   });
 }

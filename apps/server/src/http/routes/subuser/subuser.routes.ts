@@ -1,0 +1,128 @@
+import {
+  insufficientBalanceSchema,
+  planSchema,
+  poolTypeSchema,
+  purchasePlanRequestSchema,
+  purchasePlanResponseSchema,
+} from '@bytegate/contracts/billing';
+import { getActivePlanForPool, getPlanById, listActivePlans } from '@bytegate/db/queries';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { purchasePlan } from '../../../services/billing/purchase-plan.ts';
+import type { ServiceContext } from '../../../services/context.ts';
+import { presentPlan } from '../../../services/plans/present-plan.ts';
+import { AppError } from '../../app-error.ts';
+import { getAuth } from '../../plugins/auth.ts';
+import { errorResponseSchema } from '../errors.ts';
+
+const security = [{ bearer: [] }];
+const noPlan = () => new AppError('NOT_FOUND', 'No plan found');
+
+/** Plans ("subusers"): buying GB per pool and reading the plans, always scoped to the signed-in user. */
+export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.addHook('onRequest', app.requireAuth);
+
+  app.post(
+    '/subuser/create',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: 'Buy GB of a pool from the balance: creates the plan or adds traffic to it',
+        security,
+        body: purchasePlanRequestSchema,
+        response: {
+          201: purchasePlanResponseSchema,
+          400: z.union([insufficientBalanceSchema, errorResponseSchema]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const result = await purchasePlan(ctx, {
+        userId: getAuth(request).user.id,
+        poolType: body.pool_type,
+        quantityGb: body.default_pool_parameters.quantity,
+        label: body.label,
+      });
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.get(
+    '/subuser/check',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: 'Whether the user has an active plan',
+        security,
+        response: { 200: z.object({ hasProxyPlan: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
+      return { hasProxyPlan: plans.length > 0 };
+    },
+  );
+
+  app.get(
+    '/subuser/plan',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: "The user's plan for a pool; 404 when there is none",
+        security,
+        querystring: z.object({ pool_type: poolTypeSchema }),
+        response: { 200: planSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const plan = await getActivePlanForPool(ctx.db, {
+        userId: getAuth(request).user.id,
+        poolType: request.query.pool_type,
+      });
+      if (!plan) {
+        throw noPlan();
+      }
+      return presentPlan(plan);
+    },
+  );
+
+  app.get(
+    '/subuser/plans',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: "The user's active plans",
+        security,
+        response: { 200: z.object({ plans: z.array(planSchema) }) },
+      },
+    },
+    async (request) => {
+      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
+      return { plans: plans.map(presentPlan) };
+    },
+  );
+
+  app.get(
+    '/subusers/get',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: 'One plan by id; balance is the traffic left in bytes',
+        security,
+        querystring: z.object({ subuser_id: z.string().max(64) }),
+        response: { 200: planSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const plan = await getPlanById(ctx.db, {
+        userId: getAuth(request).user.id,
+        planId: request.query.subuser_id,
+      });
+      if (!plan) {
+        throw noPlan();
+      }
+      return presentPlan(plan);
+    },
+  );
+};

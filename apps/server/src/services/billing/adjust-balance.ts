@@ -1,0 +1,50 @@
+import { getActiveUserByEmail, insertLedgerEntry, lockUserBalance } from '@bytegate/db/queries';
+import type { ServiceContext } from '../context.ts';
+
+export class AdjustBalanceError extends Error {}
+
+export interface AdjustBalanceProps {
+  email: string;
+  /** Signed cents: positive credits, negative debits. */
+  amountCents: number;
+  reason: string;
+}
+
+/** A back-office adjustment through the same ledger as every other balance change; never below zero. */
+export async function adjustBalance(
+  ctx: ServiceContext,
+  props: AdjustBalanceProps,
+): Promise<{ balanceCents: number; entryId: string }> {
+  if (!Number.isSafeInteger(props.amountCents) || props.amountCents === 0) {
+    throw new AdjustBalanceError('The amount must be a non-zero number of dollars with at most two decimals');
+  }
+  const user = await getActiveUserByEmail(ctx.db, { email: props.email.trim().toLowerCase() });
+  if (!user) {
+    throw new AdjustBalanceError(`No account has the email ${props.email}`);
+  }
+  return ctx.db.transaction(async (tx) => {
+    const balanceCents = (await lockUserBalance(tx, { userId: user.id })) ?? 0;
+    if (balanceCents + props.amountCents < 0) {
+      throw new AdjustBalanceError(
+        `The balance is $${(balanceCents / 100).toFixed(2)}; an adjustment of $${(props.amountCents / 100).toFixed(2)} would take it below zero`,
+      );
+    }
+    const entry = await insertLedgerEntry(tx, {
+      userId: user.id,
+      kind: 'adjustment',
+      amountCents: props.amountCents,
+      reason: props.reason,
+    });
+    return { balanceCents: entry.balanceAfterCents, entryId: entry.id };
+  });
+}
+
+/** Parses '12.50', '-3', '+0.99' into signed cents; null when it is not a dollar amount. */
+export function parseDollarsToCents(text: string): number | null {
+  const match = /^([+-]?)(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) {
+    return null;
+  }
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0') || 0);
+  return match[1] === '-' ? -cents : cents;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import {
+  MAX_PURCHASE_GB,
+  MIN_PURCHASE_GB,
+  PLAN_LABEL_MAX_LENGTH,
+  POOL_TYPES,
+  type PoolType,
+  PRICE_PER_GB_CENTS,
+} from './constants.ts';
+
+export const poolTypeSchema = z.enum(POOL_TYPES, {
+  error: `Pool type must be one of ${POOL_TYPES.join(', ')}`,
+});
+
+/** Total price in integer cents of `quantityGb` GB of a pool. */
+export function planPriceCents(poolType: PoolType, quantityGb: number): number {
+  return PRICE_PER_GB_CENTS[poolType] * quantityGb;
+}
+
+/** Dollars as the UI shows them: $4.95. */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+export const purchaseQuantitySchema = z
+  .number({ error: 'Quantity must be a whole number of GB' })
+  .int('Quantity must be a whole number of GB')
+  .min(MIN_PURCHASE_GB, `The minimum purchase is ${MIN_PURCHASE_GB} GB`)
+  .max(MAX_PURCHASE_GB, `The maximum purchase is ${MAX_PURCHASE_GB.toLocaleString('en-US')} GB`);
+
+export const purchasePlanRequestSchema = z.object({
+  label: z
+    .string()
+    .trim()
+    .max(PLAN_LABEL_MAX_LENGTH, `Label must be at most ${PLAN_LABEL_MAX_LENGTH} characters`)
+    .optional(),
+  pool_type: poolTypeSchema,
+  default_pool_parameters: z.object({ quantity: purchaseQuantitySchema }),
+});
+export type PurchasePlanRequest = z.input<typeof purchasePlanRequestSchema>;
+
+/** A plan as the API answers it (SPEC section 3): balance is the traffic left, in bytes. */
+export const planSchema = z.object({
+  subUserId: z.string(),
+  poolType: poolTypeSchema,
+  label: z.string(),
+  login: z.string(),
+  password: z.string(),
+  threads: z.number().int(),
+  /** Bytes of traffic left. */
+  balance: z.number().int(),
+  /** Traffic left for people: '12.50 GB'. */
+  balanceFormat: z.string(),
+  trafficTotalBytes: z.number().int(),
+  trafficUsedBytes: z.number().int(),
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+export const orderStatusSchema = z.enum(['completed', 'pending', 'failed']);
+
+export const orderSchema = z.object({
+  orderId: z.string(),
+  date: z.string(),
+  description: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  paymentMethod: z.string(),
+  status: orderStatusSchema,
+  invoiceUrl: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const purchasePlanResponseSchema = z.object({
+  success: z.literal(true),
+  plan: planSchema,
+  order: orderSchema,
+  balance: z.number(),
+});
+export type PurchasePlanResponse = z.infer<typeof purchasePlanResponseSchema>;
+
+export const insufficientBalanceSchema = z.object({
+  error: z.literal('Insufficient balance'),
+  code: z.literal('INSUFFICIENT_BALANCE'),
+  /** Dollars the purchase needs and dollars the balance holds. */
+  required: z.number(),
+  current: z.number(),
+});

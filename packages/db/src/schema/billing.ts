@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+
+export const orderKind = pgEnum('order_kind', ['topup', 'purchase']);
+export const orderStatus = pgEnum('order_status', ['pending', 'completed', 'failed']);
+export const paymentMethod = pgEnum('payment_method', ['balance', 'cryptomus', 'bitcart']);
+export const ledgerKind = pgEnum('ledger_kind', ['topup', 'purchase', 'refund', 'adjustment']);
+
+/**
+ * Every top-up and every purchase. `number` is the id shown to people (BG-100001); a top-up carries the
+ * payment provider's invoice id, unique per provider, which is what makes crediting happen once.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    number: bigserial({ mode: 'number' }).notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    kind: orderKind().notNull(),
+    description: text().notNull(),
+    amountCents: bigint({ mode: 'number' }).notNull(),
+    currency: text().notNull().default('USD'),
+    paymentMethod: paymentMethod().notNull(),
+    status: orderStatus().notNull(),
+    providerInvoiceId: text(),
+    /** Where the customer pays a pending top-up. */
+    checkoutUrl: text(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    index('orders_user_created_idx').on(table.userId, table.createdAt),
+    uniqueIndex('orders_provider_invoice_idx')
+      .on(table.paymentMethod, table.providerInvoiceId)
+      .where(sql`${table.providerInvoiceId} is not null`),
+    check('orders_amount_positive', sql`${table.amountCents} > 0`),
+  ],
+);
+
+/**
+ * The ledger: one row per change of a balance, written in the same transaction as the balance under a
+ * row lock. The sum of a user's amounts equals their balance, always.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    kind: ledgerKind().notNull(),
+    /** Signed: credits are positive, debits negative. */
+    amountCents: bigint({ mode: 'number' }).notNull(),
+    balanceAfterCents: bigint({ mode: 'number' }).notNull(),
+    orderId: uuid().references(() => orders.id),
+    reason: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ledger_user_created_idx').on(table.userId, table.createdAt),
+    check('ledger_balance_after_non_negative', sql`${table.balanceAfterCents} >= 0`),
+    check('ledger_amount_non_zero', sql`${table.amountCents} <> 0`),
+  ],
+);
