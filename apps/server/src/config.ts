@@ -72,6 +72,9 @@ const envSchema = z.object({
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  CRYPTOMUS_MERCHANT_ID: optionalText,
+  CRYPTOMUS_API_KEY: optionalText,
+  CRYPTOMUS_API_URL: z.url().default('https://api.cryptomus.com'),
 });
 
 export interface RateLimitRule {
@@ -106,6 +109,8 @@ export interface Config {
     contact: RateLimitRule;
   };
   sessionTtlMs: number;
+  /** Provider A's credentials; null runs its built-in sandbox. */
+  cryptomus: { merchantId: string; apiKey: string; apiUrl: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -128,6 +133,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.RECAPTCHA_SITE_KEY) !== Boolean(e.RECAPTCHA_SECRET_KEY)) {
     throw new ConfigError(
       'Invalid settings:\n  RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY must be set together (or both left unset)',
+    );
+  }
+  if (Boolean(e.CRYPTOMUS_MERCHANT_ID) !== Boolean(e.CRYPTOMUS_API_KEY)) {
+    throw new ConfigError(
+      'Invalid settings:\n  CRYPTOMUS_MERCHANT_ID and CRYPTOMUS_API_KEY must be set together (or both left unset for the sandbox)',
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -166,5 +176,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     rateLimits: defaultRateLimits,
     sessionTtlMs: 30 * 24 * 60 * 60 * 1000,
+    cryptomus:
+      e.CRYPTOMUS_MERCHANT_ID && e.CRYPTOMUS_API_KEY
+        ? {
+            merchantId: e.CRYPTOMUS_MERCHANT_ID,
+            apiKey: e.CRYPTOMUS_API_KEY,
+            apiUrl: e.CRYPTOMUS_API_URL.replace(/\/+$/, ''),
+          }
+        : null,
   };
 }

@@ -68,5 +68,7 @@ export type OkResponse = z.infer<typeof okResponseSchema>;
 /** Public settings the web app needs before sign-in. */
 export const publicConfigSchema = z.object({
   recaptchaSiteKey: z.string().nullable(),
+  /** True while a payment provider runs its built-in sandbox: the UI marks top-ups as test mode. */
+  paymentsSandbox: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

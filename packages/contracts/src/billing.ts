@@ -87,3 +87,8 @@ export const insufficientBalanceSchema = z.object({
   required: z.number(),
   current: z.number(),
 });
+
+/** Integer cents to a dollar number for JSON answers (exact for any cents value below 2^53). */
+export function centsToDollars(cents: number): number {
+  return cents / 100;
+}

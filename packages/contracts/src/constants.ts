@@ -49,3 +49,9 @@ export const DEFAULT_THREAD_LIMIT: Record<PoolType, number> = {
 /** The largest single purchase, to keep totals far from any integer limit. */
 export const MAX_PURCHASE_GB = 100_000;
 export const PLAN_LABEL_MAX_LENGTH = 100;
+
+/** The largest single top-up, in cents; larger payments go through support. */
+export const MAX_TOPUP_CENTS = 10_000_00;
+/** Top-up status polling (SPEC section 9). */
+export const PAYMENT_POLL_INTERVAL_MS = 4000;
+export const PAYMENT_POLL_TIMEOUT_MS = 5 * 60 * 1000;

@@ -6,3 +6,4 @@ export * from './contact.ts';
 export * from './errors.ts';
 export * from './messages.ts';
 export * from './routes.ts';
+export * from './topup.ts';

@@ -92,7 +92,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
 
     it('tells the web app that no bot check is configured', async () => {
       const { body } = await server.request('GET', '/api/config');
-      expect(body).toEqual({ recaptchaSiteKey: null });
+      expect(body).toEqual({ recaptchaSiteKey: null, paymentsSandbox: true });
     });
   });
 
@@ -172,6 +172,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
     it('gives the web app the public site key', async () => {
       expect((await server.request('GET', '/api/config')).body).toEqual({
         recaptchaSiteKey: 'test-site-key',
+        paymentsSandbox: true,
       });
     });
 

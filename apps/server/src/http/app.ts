@@ -5,6 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
+import { createPaymentProviders } from '../payments/providers.ts';
+import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -15,6 +17,7 @@ import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
+import { cryptomusRoutes } from './routes/topup/cryptomus.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
 
@@ -54,16 +57,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authPlugin, { ctx });
   await registerOpenApi(app);
 
+  // The server reaches its own sandboxes over loopback, on whatever port it got.
+  const selfUrl = () => {
+    const address = app.server.address();
+    if (!address || typeof address === 'string') {
+      return config.publicUrl;
+    }
+    const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host)
+      ? '127.0.0.1'
+      : config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  };
+  const payments = createPaymentProviders(config, selfUrl);
+  if (payments.cryptomus.isSandbox) {
+    await app.register(cryptomusSandbox({ publicBaseUrl: () => config.publicUrl }), {
+      prefix: '/sandbox/cryptomus',
+    });
+  }
+
   await app.register(
     async (api) => {
       api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-      await api.register(configRoutes, { config });
+      await api.register(configRoutes, { config, paymentsSandbox: payments.hasSandbox });
       await api.register(authRoutes, { ctx });
       await api.register(userSettingsRoutes, { ctx });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
+      await api.register(cryptomusRoutes, { ctx, payments });
     },
     { prefix: '/api' },
   );

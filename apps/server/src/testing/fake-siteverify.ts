@@ -12,7 +12,7 @@ export interface FakeSiteverify {
  * a form-encoded POST of secret, response and remoteip, answered with
  * `{ success, score, action, challenge_ts, hostname, "error-codes" }`.
  * Tokens name the outcome: `human-<action>` passes, `bot-<action>` scores 0.1, anything else is invalid;
- * `@<host>` at the end sets the host name the token was solved on (default localhost).
+ * `@<host>` at the end sets the host name the token was solved on (default 127.0.0.1, where the tests serve the site).
  */
 export async function startFakeSiteverify(secret: string): Promise<FakeSiteverify> {
   const received: URLSearchParams[] = [];
@@ -24,7 +24,7 @@ export async function startFakeSiteverify(secret: string): Promise<FakeSiteverif
     request.on('end', () => {
       const form = new URLSearchParams(raw);
       received.push(form);
-      const [token = '', hostname = 'localhost'] = (form.get('response') ?? '').split('@');
+      const [token = '', hostname = '127.0.0.1'] = (form.get('response') ?? '').split('@');
       let answer: Record<string, unknown>;
       if (form.get('secret') !== secret) {
         answer = { success: false, 'error-codes': ['invalid-input-secret'] };

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { DbHandle } from '@bytegate/db';
 import { createTestDb } from '@bytegate/db/testing';
 import type { FastifyInstance } from 'fastify';
@@ -27,7 +28,10 @@ export async function startTestServer(
   kind: 'pglite' | 'postgres',
   overrides: ConfigOverrides = {},
 ): Promise<TestServer> {
-  const base = loadConfig({ LOG_LEVEL: 'silent' });
+  // The port is chosen first so that PUBLIC_URL (webhook and checkout links) points at this server.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const base = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: url, HOST: '127.0.0.1', PORT: String(port) });
   const config: Config = {
     ...base,
     ...overrides,
@@ -35,12 +39,7 @@ export async function startTestServer(
   };
   const database = await createTestDb(kind);
   const app = await buildApp({ config, db: database.db, logger: false, webDistDir: '/nonexistent' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') {
-    throw new Error('server has no TCP address');
-  }
-  const url = `http://127.0.0.1:${address.port}`;
+  await app.listen({ port, host: '127.0.0.1' });
   return {
     url,
     app,
@@ -97,4 +96,17 @@ export async function createUserViaApi(server: TestServer, overrides: Record<str
 export async function queryRows<T = Record<string, unknown>>(server: TestServer, sql: string): Promise<T[]> {
   const result = await server.database.db.execute(sql);
   return (result as unknown as { rows: T[] }).rows;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }

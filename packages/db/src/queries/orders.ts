@@ -1,6 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
-import { orders } from '../schema/billing.ts';
+import { orders, paymentEvents } from '../schema/billing.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
@@ -40,4 +40,67 @@ export async function getOrderByNumber(
     .where(and(eq(orders.userId, params.userId), eq(orders.number, params.number)))
     .limit(1);
   return row ?? null;
+}
+
+/** Locks an order for the rest of the transaction (serializes everything that settles one top-up). */
+export async function lockOrder(tx: Executor, params: { orderId: string }): Promise<OrderRow | null> {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, params.orderId)).for('update');
+  return row ?? null;
+}
+
+export async function updateOrder(
+  db: Executor,
+  params: { orderId: string; set: Partial<Omit<NewOrder, 'id' | 'userId' | 'number'>> },
+): Promise<OrderRow> {
+  const [row] = await db.update(orders).set(params.set).where(eq(orders.id, params.orderId)).returning();
+  if (!row) {
+    throw new Error(`no order ${params.orderId} to update`);
+  }
+  return row;
+}
+
+export async function getOrderById(db: Executor, params: { orderId: string }): Promise<OrderRow | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(params.orderId)) {
+    return null;
+  }
+  const [row] = await db.select().from(orders).where(eq(orders.id, params.orderId)).limit(1);
+  return row ?? null;
+}
+
+export async function getOrderByProviderInvoice(
+  db: Executor,
+  params: { paymentMethod: OrderRow['paymentMethod']; providerInvoiceId: string },
+): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.paymentMethod, params.paymentMethod),
+        eq(orders.providerInvoiceId, params.providerInvoiceId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export type PaymentEventRow = typeof paymentEvents.$inferSelect;
+
+/** Stores an inbound webhook exactly as received, before it is acted on. */
+export async function insertPaymentEvent(
+  db: Executor,
+  params: typeof paymentEvents.$inferInsert,
+): Promise<PaymentEventRow> {
+  const [row] = await db.insert(paymentEvents).values(params).returning();
+  if (!row) {
+    throw new Error('payment event insert returned no row');
+  }
+  return row;
+}
+
+export async function setPaymentEventOutcome(
+  db: Executor,
+  params: { eventId: number; outcome: string },
+): Promise<void> {
+  await db.update(paymentEvents).set({ outcome: params.outcome }).where(eq(paymentEvents.id, params.eventId));
 }

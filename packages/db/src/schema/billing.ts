@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
   jsonb,
@@ -40,6 +41,11 @@ export const orders = pgTable(
     providerInvoiceId: text(),
     /** Where the customer pays a pending top-up. */
     checkoutUrl: text(),
+    /** The provider's last status of a top-up's invoice, as it said it. */
+    providerStatus: text(),
+    /** What a top-up actually credited (see the README's paid-over and partial payment rule). */
+    creditedCents: bigint({ mode: 'number' }).notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }),
     details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
@@ -74,7 +80,28 @@ export const ledgerEntries = pgTable(
   },
   (table) => [
     index('ledger_user_created_idx').on(table.userId, table.createdAt),
+    // The database itself makes a top-up credit happen at most once, whatever races above it.
+    uniqueIndex('ledger_topup_once_idx').on(table.orderId).where(sql`${table.kind} = 'topup'`),
     check('ledger_balance_after_non_negative', sql`${table.balanceAfterCents} >= 0`),
     check('ledger_amount_non_zero', sql`${table.amountCents} <> 0`),
   ],
+);
+
+/** Every inbound payment webhook as received, before anything is done with it (financial audit trail). */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    provider: paymentMethod().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    sourceIp: text(),
+    headers: jsonb().$type<Record<string, unknown>>().notNull(),
+    rawBody: text().notNull(),
+    /** Null where the provider does not sign (Bitcart). */
+    isSignatureValid: boolean(),
+    providerInvoiceId: text(),
+    claimedStatus: text(),
+    outcome: text(),
+  },
+  (table) => [index('payment_events_invoice_idx').on(table.provider, table.providerInvoiceId)],
 );

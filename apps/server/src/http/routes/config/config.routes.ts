@@ -2,7 +2,10 @@ import { publicConfigSchema } from '@bytegate/contracts/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../../config.ts';
 
-export const configRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+export const configRoutes: FastifyPluginAsyncZod<{ config: Config; paymentsSandbox: boolean }> = async (
+  app,
+  { config, paymentsSandbox },
+) => {
   app.get(
     '/config',
     {
@@ -12,6 +15,6 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         response: { 200: publicConfigSchema },
       },
     },
-    async () => ({ recaptchaSiteKey: config.recaptcha?.siteKey ?? null }),
+    async () => ({ recaptchaSiteKey: config.recaptcha?.siteKey ?? null, paymentsSandbox }),
   );
 };

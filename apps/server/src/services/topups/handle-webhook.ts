@@ -1,0 +1,67 @@
+import {
+  getOrderById,
+  getOrderByProviderInvoice,
+  insertPaymentEvent,
+  setPaymentEventOutcome,
+} from '@bytegate/db/queries';
+import type { PaymentProvider } from '../../payments/provider.ts';
+import type { ServiceContext } from '../context.ts';
+import { settleTopup } from './settle-topup.ts';
+
+export interface InboundWebhook {
+  rawBody: string;
+  headers: Record<string, unknown>;
+  sourceIp: string | null;
+  /** Null when the provider does not sign (Bitcart). */
+  isSignatureValid: boolean | null;
+  /** What the webhook claims; used only to find the order, never trusted for money. */
+  claimedInvoiceId: string | null;
+  claimedOrderId: string | null;
+  claimedStatus: string | null;
+}
+
+/**
+ * A webhook is a hint, never the truth: store it raw, refuse a bad signature, then re-read the invoice
+ * from the provider and settle on that answer only. Answers the outcome recorded with the event.
+ */
+export async function handleWebhook(
+  ctx: ServiceContext,
+  provider: PaymentProvider,
+  webhook: InboundWebhook,
+): Promise<string> {
+  const event = await insertPaymentEvent(ctx.db, {
+    provider: provider.name,
+    sourceIp: webhook.sourceIp,
+    headers: webhook.headers,
+    rawBody: webhook.rawBody,
+    isSignatureValid: webhook.isSignatureValid,
+    providerInvoiceId: webhook.claimedInvoiceId,
+    claimedStatus: webhook.claimedStatus,
+  });
+  const outcome = await settleFromWebhook(ctx, provider, webhook);
+  await setPaymentEventOutcome(ctx.db, { eventId: event.id, outcome });
+  return outcome;
+}
+
+async function settleFromWebhook(ctx: ServiceContext, provider: PaymentProvider, webhook: InboundWebhook) {
+  if (webhook.isSignatureValid === false) {
+    return 'rejected: bad signature';
+  }
+  const order =
+    (webhook.claimedInvoiceId
+      ? await getOrderByProviderInvoice(ctx.db, {
+          paymentMethod: provider.name,
+          providerInvoiceId: webhook.claimedInvoiceId,
+        })
+      : null) ??
+    (webhook.claimedOrderId ? await getOrderById(ctx.db, { orderId: webhook.claimedOrderId }) : null);
+  if (!order || order.paymentMethod !== provider.name || !order.providerInvoiceId) {
+    return 'ignored: unknown invoice';
+  }
+  try {
+    const snapshot = await provider.getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id });
+    return await settleTopup(ctx, order.id, snapshot);
+  } catch (error) {
+    return `error: ${(error as Error).message}`.slice(0, 500);
+  }
+}

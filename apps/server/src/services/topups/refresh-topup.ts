@@ -1,0 +1,41 @@
+import { getActiveUserById, getOrderByNumber, type OrderRow } from '@bytegate/db/queries';
+import { AppError } from '../../http/app-error.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
+import { parseOrderNumberLabel } from '../billing/present-order.ts';
+import type { ServiceContext } from '../context.ts';
+import { settleTopup } from './settle-topup.ts';
+
+export interface TopupStatus {
+  order: OrderRow;
+  rawStatus: string;
+  balanceCents: number;
+}
+
+/**
+ * A user's top-up status for the polling checkout dialog: a pending one is re-read from the provider
+ * and settled, so a payment counts even when its webhook never arrives.
+ */
+export async function refreshTopup(
+  ctx: ServiceContext,
+  provider: PaymentProvider,
+  props: { userId: string; orderLabel: string },
+): Promise<TopupStatus> {
+  const number = parseOrderNumberLabel(props.orderLabel);
+  let order = number === null ? null : await getOrderByNumber(ctx.db, { userId: props.userId, number });
+  if (order?.kind !== 'topup' || order.paymentMethod !== provider.name) {
+    throw new AppError('NOT_FOUND', 'No such top-up');
+  }
+  let rawStatus = order.providerStatus ?? 'pending';
+  if (order.status === 'pending' && order.providerInvoiceId) {
+    const snapshot = await provider
+      .getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id })
+      .catch(() => null);
+    if (snapshot) {
+      await settleTopup(ctx, order.id, snapshot);
+      rawStatus = snapshot.rawStatus;
+      order = (await getOrderByNumber(ctx.db, { userId: props.userId, number: order.number })) ?? order;
+    }
+  }
+  const user = await getActiveUserById(ctx.db, { userId: props.userId });
+  return { order, rawStatus, balanceCents: user?.balanceCents ?? 0 };
+}

@@ -1,0 +1,82 @@
+import {
+  insertLedgerEntry,
+  lockOrder,
+  lockUserBalance,
+  type OrderRow,
+  updateOrder,
+} from '@bytegate/db/queries';
+import type { InvoiceSnapshot } from '../../payments/provider.ts';
+import type { ServiceContext } from '../context.ts';
+
+export type SettleResult = 'credited' | 'failed' | 'pending' | 'already-settled' | 'mismatch';
+
+/**
+ * The amount a settled invoice credits (README, "Top-ups"): the invoice amount when paid in full or
+ * over; when the payer stopped short, what actually arrived (never more than the invoice); else 0.
+ */
+export function creditForSnapshot(snapshot: InvoiceSnapshot): number {
+  if (snapshot.outcome === 'success') {
+    return snapshot.amountCents;
+  }
+  if (snapshot.outcome === 'partial' && snapshot.paidCents !== null) {
+    return Math.min(Math.max(0, snapshot.paidCents), snapshot.amountCents);
+  }
+  return 0;
+}
+
+/**
+ * Applies what the provider says about a top-up's invoice, exactly once. Runs from webhooks, polls and
+ * retries alike: the order row lock serializes them, a settled order never changes again, and a unique
+ * index on the ledger makes a second credit impossible even if all else failed. The snapshot must come
+ * from the provider itself, never from a webhook body.
+ */
+export async function settleTopup(
+  ctx: ServiceContext,
+  orderId: string,
+  snapshot: InvoiceSnapshot,
+): Promise<SettleResult> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, { orderId });
+    if (order?.kind !== 'topup') {
+      return 'mismatch';
+    }
+    if (!matches(order, snapshot)) {
+      return 'mismatch';
+    }
+    if (order.status !== 'pending') {
+      await updateOrder(tx, { orderId, set: { providerStatus: snapshot.rawStatus } });
+      return 'already-settled';
+    }
+    if (snapshot.outcome === 'pending') {
+      await updateOrder(tx, { orderId, set: { providerStatus: snapshot.rawStatus } });
+      return 'pending';
+    }
+    const creditCents = creditForSnapshot(snapshot);
+    if (creditCents === 0) {
+      await updateOrder(tx, { orderId, set: { status: 'failed', providerStatus: snapshot.rawStatus } });
+      return 'failed';
+    }
+    await lockUserBalance(tx, { userId: order.userId });
+    await insertLedgerEntry(tx, { userId: order.userId, kind: 'topup', amountCents: creditCents, orderId });
+    await updateOrder(tx, {
+      orderId,
+      set: {
+        status: 'completed',
+        providerStatus: snapshot.rawStatus,
+        creditedCents: creditCents,
+        completedAt: new Date(),
+      },
+    });
+    return 'credited';
+  });
+}
+
+/** The provider's invoice must be the one we opened: same order, invoice id, currency and amount. */
+function matches(order: OrderRow, snapshot: InvoiceSnapshot): boolean {
+  return (
+    snapshot.orderId === order.id &&
+    (order.providerInvoiceId === null || order.providerInvoiceId === snapshot.invoiceId) &&
+    snapshot.currency.toUpperCase() === order.currency &&
+    snapshot.amountCents === order.amountCents
+  );
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { MAX_TOPUP_CENTS, MIN_TOPUP_CENTS } from './constants.ts';
+
+export const topupMessages = {
+  invalidAmount: 'Please enter a valid amount',
+  belowMinimum: 'Minimum top-up amount is $5.00',
+  aboveMaximum: `Maximum top-up amount is $${(MAX_TOPUP_CENTS / 100).toLocaleString('en-US')}.00`,
+  failed: 'Payment processing failed. Please try again.',
+  success: 'Payment successful',
+  failure: 'Payment failed',
+} as const;
+
+/**
+ * A top-up amount as typed: digits with an optional decimal point and at most two decimals
+ * (SPEC section 5), at least $5.00. Answers integer cents.
+ */
+export const topupAmountSchema = z
+  .union([z.string(), z.number()], { error: topupMessages.invalidAmount })
+  .transform((value, ctx) => {
+    const text = typeof value === 'number' ? String(value) : value.trim();
+    const match = /^(\d{1,9})(?:\.(\d{0,2}))?$/.exec(text);
+    if (!match?.[1] || (typeof value === 'number' && !Number.isFinite(value))) {
+      ctx.addIssue({ code: 'custom', message: topupMessages.invalidAmount });
+      return z.NEVER;
+    }
+    const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+    if (cents < MIN_TOPUP_CENTS) {
+      ctx.addIssue({ code: 'custom', message: topupMessages.belowMinimum });
+      return z.NEVER;
+    }
+    if (cents > MAX_TOPUP_CENTS) {
+      ctx.addIssue({ code: 'custom', message: topupMessages.aboveMaximum });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+export const createTopupRequestSchema = z.object({
+  amount: topupAmountSchema,
+  /** The coin the customer prefers, passed to the provider's checkout where it supports it. */
+  paymentMethod: z.string().trim().max(32).optional(),
+});
+export type CreateTopupRequest = z.input<typeof createTopupRequestSchema>;
+
+export const cryptomusInvoiceResponseSchema = z.object({
+  invoiceUrl: z.string(),
+  url: z.string(),
+  orderId: z.string(),
+  order_id: z.string(),
+  status: z.string(),
+});
+export type CryptomusInvoiceResponse = z.infer<typeof cryptomusInvoiceResponseSchema>;
+
+export const topupStatusResponseSchema = z.object({
+  orderId: z.string(),
+  /** The provider's own status word: lower-case for Cryptomus, upper-case for Bitcart (SPEC section 4). */
+  status: z.string(),
+  /** Our order state: completed, pending or failed. */
+  orderStatus: z.enum(['completed', 'pending', 'failed']),
+  balance: z.number(),
+});
+export type TopupStatusResponse = z.infer<typeof topupStatusResponseSchema>;
