@@ -84,6 +84,7 @@ describe('accounts in the browser', () => {
 
   it('ends a session whose last activity is older than 30 minutes at load', async () => {
     await signUpThroughForm(page, server.url, newAccount());
+    await page.waitForLoadState('networkidle');
     await page.evaluate(() =>
       localStorage.setItem('bytegate.lastActivity', String(Date.now() - 31 * 60 * 1000)),
     );
@@ -104,6 +105,8 @@ describe('accounts in the browser', () => {
 
   it('clears a corrupt stored user', async () => {
     await signUpThroughForm(page, server.url, newAccount());
+    // Let the dashboard's refresh of the stored user finish first, or it would write a good copy back.
+    await page.waitForLoadState('networkidle');
     await page.evaluate(() => localStorage.setItem('bytegate.user', '{not json'));
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(`${server.url}/login`);

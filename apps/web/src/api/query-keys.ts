@@ -1,0 +1,6 @@
+/** Query keys of server state, one factory so invalidation names stay in step. */
+export const queryKeys = {
+  config: ['config'] as const,
+  me: ['auth', 'me'] as const,
+  dashboardStats: ['dashboard', 'stats'] as const,
+};

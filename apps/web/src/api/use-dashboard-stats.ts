@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
+
+export interface DashboardStats {
+  activePlans: number;
+  totalAvailableGb: number;
+  errorRate: number;
+  totalRequests: number;
+  totalErrors: number;
+}
+
+const zeros: DashboardStats = {
+  activePlans: 0,
+  totalAvailableGb: 0,
+  errorRate: 0,
+  totalRequests: 0,
+  totalErrors: 0,
+};
+
+/** The overview metrics; on any failure the cards show zeros silently (SPEC section 8). */
+export function useDashboardStats() {
+  return useQuery({
+    queryKey: queryKeys.dashboardStats,
+    queryFn: async () => {
+      try {
+        const data = await apiRequest<{ metrics?: Partial<DashboardStats> }>('GET', '/dashboard/stats');
+        return { ...zeros, ...data.metrics };
+      } catch {
+        return zeros;
+      }
+    },
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,36 @@
+import { type ComponentProps, useId } from 'react';
+import { Input } from './input.tsx';
+import { Label } from './label.tsx';
+
+export interface FormFieldProps extends ComponentProps<'input'> {
+  label: string;
+  /** Shown after the label, muted: '(optional)'. */
+  hint?: string;
+  error?: string | undefined;
+}
+
+/** A labelled input with its error announced and tied to it for screen readers. */
+export function FormField({ label, hint, error, id, ...props }: FormFieldProps) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
+  const errorId = `${inputId}-error`;
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={inputId}>
+        {label}
+        {hint ? <span className="ml-1 font-normal text-gray-500">{hint}</span> : null}
+      </Label>
+      <Input
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...props}
+      />
+      {error ? (
+        <p id={errorId} role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import type { ComponentProps } from 'react';
+import { cn } from '../../lib/cn.ts';
+
+export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
+  return (
+    <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-gray-200/70', className)} {...props} />
+  );
+}

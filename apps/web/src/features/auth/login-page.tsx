@@ -1,0 +1,94 @@
+import { type LoginForm, loginFormSchema } from '@bytegate/contracts/auth';
+import { messages } from '@bytegate/contracts/messages';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { errorMessage } from '../../api/api-client.ts';
+import { useLogin } from '../../api/use-auth.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { AuthLayout } from './auth-layout.tsx';
+import { useBotCheck } from './use-bot-check.ts';
+
+export function LoginPage() {
+  useDocumentTitle('Sign In');
+  const navigate = useNavigate();
+  const login = useLogin();
+  const botCheck = useBotCheck('login');
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<LoginForm>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const recaptchaToken = await botCheck.getToken();
+      await login.mutateAsync({ ...values, recaptchaToken });
+      toast.success(messages.loginSuccess);
+      void navigate('/dashboard', { replace: true });
+    } catch (error) {
+      const message = errorMessage(
+        error,
+        error instanceof Error && error.message === messages.recaptchaLoadFailed
+          ? error.message
+          : messages.loginFailed,
+      );
+      setFormError(message);
+      toast.error(message);
+    }
+  });
+
+  return (
+    <AuthLayout
+      title="Sign in to Bytegate"
+      subtitle={
+        <>
+          New here?{' '}
+          <Link to="/signup" className="font-medium text-brand-600 hover:text-brand-700">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        {formError ? <Alert tone="error">{formError}</Alert> : null}
+        {botCheck.error && !formError ? <Alert tone="error">{botCheck.error}</Alert> : null}
+        <FormField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <div className="space-y-1.5">
+          <FormField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <div className="text-right">
+            <button
+              type="button"
+              onClick={() => toast.info('To reset your password, contact support from the Contact page.')}
+              className="text-sm text-brand-600 hover:text-brand-700 hover:underline"
+            >
+              Forgot your password?
+            </button>
+          </div>
+        </div>
+        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
+          Sign In
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,53 @@
+import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
+import { useEffect } from 'react';
+import { refreshMe } from '../../api/use-auth.ts';
+import { SESSION_KEYS } from '../../lib/session.ts';
+import { sessionStore, useSession } from './session-store.ts';
+
+const EVENTS = ['mousemove', 'keydown', 'click', 'scroll', 'touchstart'] as const;
+const WRITE_EVERY_MS = 5000;
+
+/**
+ * Keeps the last-activity time fresh on mouse, key, click, scroll and touch, ends a session that sat
+ * idle past the timeout when the tab comes back, and refreshes the stored user from the server once
+ * a session is there.
+ */
+export function SessionActivity() {
+  const session = useSession();
+  const token = session?.token;
+
+  useEffect(() => {
+    if (!token) {
+      return;
+    }
+    let lastWrite = 0;
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - lastWrite > WRITE_EVERY_MS) {
+        lastWrite = now;
+        sessionStore.recordActivity();
+      }
+    };
+    const onReturn = () => {
+      const last = Number(window.localStorage.getItem(SESSION_KEYS.lastActivity));
+      if (document.visibilityState === 'visible' && Date.now() - last > INACTIVITY_TIMEOUT_MS) {
+        sessionStore.signOut();
+      }
+    };
+    for (const event of EVENTS) {
+      window.addEventListener(event, onActivity, { passive: true });
+    }
+    document.addEventListener('visibilitychange', onReturn);
+    refreshMe().catch(() => {
+      // A 401 already ended the session in the API client; other failures keep the stored copy.
+    });
+    return () => {
+      for (const event of EVENTS) {
+        window.removeEventListener(event, onActivity);
+      }
+      document.removeEventListener('visibilitychange', onReturn);
+    };
+  }, [token]);
+
+  return null;
+}

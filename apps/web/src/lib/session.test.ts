@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { clearSession, type KeyValueStore, loadSession, SESSION_KEYS, saveSession } from './session.ts';
+
+function memoryStore(): KeyValueStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (key) => data.get(key) ?? null,
+    setItem: (key, value) => {
+      data.set(key, value);
+    },
+    removeItem: (key) => {
+      data.delete(key);
+    },
+  };
+}
+
+const user = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  company: null,
+  balance: 12.5,
+};
+const minute = 60_000;
+
+describe('session rules', () => {
+  it('keeps a session active within 30 minutes of the last activity', () => {
+    const store = memoryStore();
+    saveSession(store, { token: 't', user }, 0);
+    expect(loadSession(store, 29 * minute)).toEqual({ token: 't', user });
+  });
+
+  it('ends a session idle for more than 30 minutes, clearing storage', () => {
+    const store = memoryStore();
+    saveSession(store, { token: 't', user }, 0);
+    expect(loadSession(store, 30 * minute + 1)).toBeNull();
+    expect(store.data.size).toBe(0);
+  });
+
+  it('clears a corrupt or wrongly shaped stored user', () => {
+    for (const raw of ['{not json', '"just a string"', JSON.stringify({ ...user, balance: 'lots' })]) {
+      const store = memoryStore();
+      saveSession(store, { token: 't', user }, 0);
+      store.setItem(SESSION_KEYS.user, raw);
+      expect(loadSession(store, 1), raw).toBeNull();
+      expect(store.data.size).toBe(0);
+    }
+  });
+
+  it('treats a missing token or user as signed out', () => {
+    const store = memoryStore();
+    store.setItem(SESSION_KEYS.user, JSON.stringify(user));
+    expect(loadSession(store, 0)).toBeNull();
+    expect(store.data.size).toBe(0);
+  });
+
+  it('treats an unreadable activity time as expired', () => {
+    const store = memoryStore();
+    saveSession(store, { token: 't', user }, 0);
+    store.setItem(SESSION_KEYS.lastActivity, 'yesterday');
+    expect(loadSession(store, 0)).toBeNull();
+  });
+
+  it('clears everything on logout', () => {
+    const store = memoryStore();
+    saveSession(store, { token: 't', user }, 0);
+    clearSession(store);
+    expect(store.data.size).toBe(0);
+  });
+});
