@@ -42,6 +42,33 @@ describe('the dashboard shell', () => {
     await context.close();
   });
 
+  it('is a drawer under 768 px: the toggle or Ctrl+B opens it, Escape and choosing a section close it', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await signUpThroughForm(page, server.url, newAccount());
+    expect(await page.locator('[data-sidebar="sidebar"]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Toggle Sidebar' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Navigation' });
+    await drawer.waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+b');
+    await drawer.waitFor();
+    await drawer.getByRole('button', { name: 'User Settings' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1, name: 'Account Settings' }).waitFor();
+    await context.close();
+  });
+
+  it("shows 'coming soon' for a section id it does not know", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.goto(`${server.url}/dashboard?section=affiliates`);
+    await page.getByText('The “affiliates” section is coming soon.').waitFor();
+    await context.close();
+  });
+
   it('switches sections in page state and shows each title in the header', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
