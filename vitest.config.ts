@@ -7,7 +7,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/**/src/**/*.test.ts', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/server/src/**/*.unit.test.ts'],
+          include: [
+            'packages/**/src/**/*.test.ts',
+            'apps/web/src/**/*.test.{ts,tsx}',
+            'apps/server/src/**/*.unit.test.ts',
+          ],
           environment: 'node',
         },
       },

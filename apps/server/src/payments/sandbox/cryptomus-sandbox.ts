@@ -88,12 +88,10 @@ export function cryptomusSandbox(options: { publicBaseUrl: () => string }): Fast
       const orderId = typeof body.order_id === 'string' ? body.order_id : '';
       const amount = typeof body.amount === 'string' ? body.amount : '';
       if (!/^[A-Za-z0-9_-]{1,128}$/.test(orderId) || !/^\d+(\.\d{1,8})?$/.test(amount)) {
-        return reply
-          .status(422)
-          .send({
-            state: 1,
-            errors: { order_id: ['validation.alpha_dash'], amount: ['validation.numeric'] },
-          });
+        return reply.status(422).send({
+          state: 1,
+          errors: { order_id: ['validation.alpha_dash'], amount: ['validation.numeric'] },
+        });
       }
       const existing = byOrderId.get(orderId);
       if (existing) {
