@@ -125,3 +125,42 @@ describe('accounts in the browser', () => {
     expect(await storedToken()).toBeNull();
   });
 });
+
+describe('the bot check in the browser', () => {
+  it('says the challenge failed to load when reCAPTCHA is configured but its script cannot load', async () => {
+    // This machine cannot reach Google, which is exactly the failure the page must explain.
+    const guarded = await startServer({ RECAPTCHA_SITE_KEY: 'site-key', RECAPTCHA_SECRET_KEY: 'secret-key' });
+    const guardedContext = await browser.newContext();
+    const guardedPage = await guardedContext.newPage();
+    const scripts: string[] = [];
+    guardedPage.on('request', (request) => {
+      if (request.url().includes('recaptcha')) {
+        scripts.push(request.url());
+      }
+    });
+    try {
+      await guardedPage.goto(`${guarded.url}/login`);
+      await guardedPage
+        .getByText('The security challenge failed to load.', { exact: false })
+        .first()
+        .waitFor();
+      expect(scripts[0]).toContain('render=site-key');
+    } finally {
+      await guardedContext.close();
+      await guarded.stop();
+    }
+  });
+
+  it('loads no reCAPTCHA script when no site key is configured', async () => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('recaptcha')) {
+        scripts.push(request.url());
+      }
+    });
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([]);
+  });
+});
