@@ -75,6 +75,10 @@ const envSchema = z.object({
   CRYPTOMUS_MERCHANT_ID: optionalText,
   CRYPTOMUS_API_KEY: optionalText,
   CRYPTOMUS_API_URL: z.url().default('https://api.cryptomus.com'),
+  BITCART_API_URL: optionalUrl,
+  BITCART_TOKEN: optionalText,
+  BITCART_STORE_ID: optionalText,
+  BITCART_ADMIN_URL: optionalUrl,
 });
 
 export interface RateLimitRule {
@@ -111,6 +115,8 @@ export interface Config {
   sessionTtlMs: number;
   /** Provider A's credentials; null runs its built-in sandbox. */
   cryptomus: { merchantId: string; apiKey: string; apiUrl: string } | null;
+  /** Provider B's server and credentials; null runs its built-in sandbox. */
+  bitcart: { apiUrl: string; adminUrl: string; token: string; storeId: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -138,6 +144,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.CRYPTOMUS_MERCHANT_ID) !== Boolean(e.CRYPTOMUS_API_KEY)) {
     throw new ConfigError(
       'Invalid settings:\n  CRYPTOMUS_MERCHANT_ID and CRYPTOMUS_API_KEY must be set together (or both left unset for the sandbox)',
+    );
+  }
+  const bitcartSet = [e.BITCART_API_URL, e.BITCART_TOKEN, e.BITCART_STORE_ID].filter(Boolean).length;
+  if (bitcartSet !== 0 && bitcartSet !== 3) {
+    throw new ConfigError(
+      'Invalid settings:\n  BITCART_API_URL, BITCART_TOKEN and BITCART_STORE_ID must be set together (or all left unset for the sandbox)',
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -182,6 +194,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             merchantId: e.CRYPTOMUS_MERCHANT_ID,
             apiKey: e.CRYPTOMUS_API_KEY,
             apiUrl: e.CRYPTOMUS_API_URL.replace(/\/+$/, ''),
+          }
+        : null,
+    bitcart:
+      e.BITCART_API_URL && e.BITCART_TOKEN && e.BITCART_STORE_ID
+        ? {
+            apiUrl: e.BITCART_API_URL.replace(/\/+$/, ''),
+            // One-domain mode: the admin (checkout pages, modal script) sits beside the API at /admin.
+            adminUrl: (
+              e.BITCART_ADMIN_URL ?? e.BITCART_API_URL.replace(/\/+$/, '').replace(/\/api$/, '/admin')
+            ).replace(/\/+$/, ''),
+            token: e.BITCART_TOKEN,
+            storeId: e.BITCART_STORE_ID,
           }
         : null,
   };

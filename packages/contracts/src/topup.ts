@@ -60,3 +60,15 @@ export const topupStatusResponseSchema = z.object({
   balance: z.number(),
 });
 export type TopupStatusResponse = z.infer<typeof topupStatusResponseSchema>;
+
+export const bitcartInvoiceResponseSchema = z.object({
+  id: z.string(),
+  /** Bitcart's checkout modal script; `window.bitcart.showInvoice(id)` opens the checkout. */
+  modal_script_url: z.string(),
+  invoiceUrl: z.string(),
+  url: z.string(),
+  orderId: z.string(),
+  order_id: z.string(),
+  status: z.string(),
+});
+export type BitcartInvoiceResponse = z.infer<typeof bitcartInvoiceResponseSchema>;

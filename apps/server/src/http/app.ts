@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
+import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -17,6 +18,7 @@ import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
+import { bitcartRoutes } from './routes/topup/bitcart.routes.ts';
 import { cryptomusRoutes } from './routes/topup/cryptomus.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
@@ -74,6 +76,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       prefix: '/sandbox/cryptomus',
     });
   }
+  if (payments.bitcart.isSandbox) {
+    await app.register(bitcartSandbox({ publicBaseUrl: () => config.publicUrl }), {
+      prefix: '/sandbox/bitcart',
+    });
+  }
 
   await app.register(
     async (api) => {
@@ -86,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(subuserRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
       await api.register(cryptomusRoutes, { ctx, payments });
+      await api.register(bitcartRoutes, { ctx, payments });
     },
     { prefix: '/api' },
   );

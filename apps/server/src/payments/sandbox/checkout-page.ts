@@ -50,7 +50,16 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
   <p class="muted">Invoice ${escapeHtml(props.invoiceId)} · status ${escapeHtml(props.status)}</p>
   ${buttons}
   ${back}
+  <button id="close" class="neutral" type="button" hidden style="margin-top:10px">Close</button>
 </main>
-<script>try{parent.postMessage({status:${JSON.stringify(props.status)}},'*')}catch(e){}</script>
+<script>
+  // Inside a checkout dialog's frame: report the status to the page, and offer to close.
+  if (window.parent !== window) {
+    try { parent.postMessage({ status: ${JSON.stringify(props.status)} }, '*'); } catch (e) {}
+    var close = document.getElementById('close');
+    close.hidden = false;
+    close.onclick = function () { parent.postMessage('close', '*'); };
+  }
+</script>
 </body></html>`;
 }

@@ -18,7 +18,11 @@ export interface TopupStatus {
 export async function refreshTopup(
   ctx: ServiceContext,
   provider: PaymentProvider,
-  props: { userId: string; orderLabel: string },
+  props: {
+    userId: string;
+    orderLabel: string /** Re-read from the provider (default true). */;
+    isRemoteCheck?: boolean;
+  },
 ): Promise<TopupStatus> {
   const number = parseOrderNumberLabel(props.orderLabel);
   let order = number === null ? null : await getOrderByNumber(ctx.db, { userId: props.userId, number });
@@ -26,7 +30,7 @@ export async function refreshTopup(
     throw new AppError('NOT_FOUND', 'No such top-up');
   }
   let rawStatus = order.providerStatus ?? 'pending';
-  if (order.status === 'pending' && order.providerInvoiceId) {
+  if (order.status === 'pending' && order.providerInvoiceId && props.isRemoteCheck !== false) {
     const snapshot = await provider
       .getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id })
       .catch(() => null);

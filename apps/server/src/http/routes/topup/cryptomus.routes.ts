@@ -10,6 +10,7 @@ import { verifyCryptomusWebhook } from '../../../payments/cryptomus/sign.ts';
 import type { PaymentProviders } from '../../../payments/providers.ts';
 import { orderNumberLabel } from '../../../services/billing/present-order.ts';
 import type { ServiceContext } from '../../../services/context.ts';
+import { clientTopupStatus } from '../../../services/topups/client-status.ts';
 import { createTopup } from '../../../services/topups/create-topup.ts';
 import { handleWebhook } from '../../../services/topups/handle-webhook.ts';
 import { refreshTopup } from '../../../services/topups/refresh-topup.ts';
@@ -58,7 +59,7 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['top-up'],
-        summary: "A Cryptomus top-up's status (lower-case provider status), re-checked with the provider",
+        summary: "A Cryptomus top-up's status (lower case), re-checked with the provider",
         security,
         params: z.object({ orderId: z.string().max(32) }),
         response: { 200: topupStatusResponseSchema, 404: errorResponseSchema },
@@ -72,7 +73,7 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
       });
       return {
         orderId: orderNumberLabel(status.order.number),
-        status: status.rawStatus.toLowerCase(),
+        status: clientTopupStatus(status.order, status.rawStatus, 'lower'),
         orderStatus: status.order.status,
         balance: centsToDollars(status.balanceCents),
       };

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import {
+  type CreateInvoiceInput,
+  centsToDecimal,
+  decimalToCents,
+  type InvoiceOutcome,
+  type InvoiceSnapshot,
+  type PaymentProvider,
+  PaymentProviderError,
+} from '../provider.ts';
+
+export interface BitcartSettings {
+  /** The Merchants API, e.g. https://pay.example.com/api. */
+  apiUrl: () => string;
+  /** The admin panel, which serves the checkout pages and the modal script. */
+  adminUrl: () => string;
+  token: string;
+  storeId: string;
+  isSandbox: boolean;
+}
+
+// Bitcart's DisplayInvoice; only the fields we use. `sent_amount` and payment rates may be numbers or strings.
+const decimalLike = z.union([z.string(), z.number()]);
+const invoiceSchema = z.object({
+  id: z.string(),
+  store_id: z.string().nullish(),
+  order_id: z.string().nullish(),
+  price: decimalLike,
+  currency: z.string(),
+  status: z.string(),
+  exception_status: z.string().nullish(),
+  sent_amount: decimalLike.nullish(),
+  payment_id: z.string().nullish(),
+  expiration_seconds: z.number().nullish(),
+  created: z.string().nullish(),
+  payments: z
+    .array(z.object({ id: z.string().nullish(), rate: decimalLike.nullish() }).passthrough())
+    .nullish(),
+});
+type BitcartInvoice = z.infer<typeof invoiceSchema>;
+
+/** Bitcart's statuses (api/invoices.py) and what each means for a top-up. */
+export function bitcartOutcome(status: string, exceptionStatus: string | null | undefined): InvoiceOutcome {
+  switch (status) {
+    case 'complete':
+      return 'success';
+    case 'expired':
+      return exceptionStatus === 'paid_partial' ? 'partial' : 'failed';
+    case 'invalid':
+      return 'failed';
+    default:
+      // pending, paid (seen, unconfirmed), confirmed (below the store's transaction speed), refunded
+      return 'pending';
+  }
+}
+
+/** USD cents that actually arrived: sent coins times the used method's rate, rounded down. */
+function paidCents(invoice: BitcartInvoice): number | null {
+  const sent = Number(invoice.sent_amount ?? 0);
+  const method =
+    invoice.payments?.find((payment) => payment.id === invoice.payment_id) ?? invoice.payments?.[0];
+  const rate = Number(method?.rate ?? 0);
+  if (!(sent > 0) || !(rate > 0)) {
+    return null;
+  }
+  return Math.floor(sent * rate * 100 + 1e-6);
+}
+
+/** Provider B: Bitcart's Merchants API (bearer token; invoice reads are public). */
+export function createBitcartProvider(
+  settings: BitcartSettings,
+): PaymentProvider & { modalScriptUrl(): string } {
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<BitcartInvoice> {
+    let response: Response;
+    try {
+      response = await fetch(`${settings.apiUrl()}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${settings.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (error) {
+      throw new PaymentProviderError(`Bitcart could not be reached: ${(error as Error).message}`);
+    }
+    const json: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new PaymentProviderError(
+        `Bitcart ${method} ${path} failed (${response.status})`,
+        response.status,
+      );
+    }
+    const invoice = invoiceSchema.safeParse(json);
+    if (!invoice.success) {
+      throw new PaymentProviderError(`Bitcart ${method} ${path} answered an unexpected invoice`);
+    }
+    return invoice.data;
+  }
+
+  function snapshot(invoice: BitcartInvoice): InvoiceSnapshot {
+    const amountCents = decimalToCents(invoice.price);
+    if (amountCents === null) {
+      throw new PaymentProviderError(`Bitcart sent a price that is not a decimal: ${invoice.price}`);
+    }
+    if (invoice.store_id && invoice.store_id !== settings.storeId) {
+      throw new PaymentProviderError('Bitcart answered an invoice of another store');
+    }
+    return {
+      invoiceId: invoice.id,
+      orderId: invoice.order_id ?? '',
+      rawStatus: invoice.status,
+      outcome: bitcartOutcome(invoice.status, invoice.exception_status),
+      currency: invoice.currency,
+      amountCents,
+      paidCents: paidCents(invoice),
+      checkoutUrl: `${settings.adminUrl()}/i/${invoice.id}`,
+      expiresAt: invoice.expiration_seconds ? new Date(Date.now() + invoice.expiration_seconds * 1000) : null,
+    };
+  }
+
+  return {
+    name: 'bitcart',
+    isSandbox: settings.isSandbox,
+    modalScriptUrl: () => `${settings.adminUrl()}/modal/bitcart.js`,
+    async createInvoice(input: CreateInvoiceInput) {
+      // The order_id route is idempotent: a retry returns the same unexpired invoice.
+      const invoice = await call('POST', `/invoices/order_id/${encodeURIComponent(input.orderId)}`, {
+        store_id: settings.storeId,
+        price: centsToDecimal(input.amountCents),
+        currency: 'USD',
+        order_id: input.orderId,
+        notification_url: input.callbackUrl,
+        redirect_url: input.returnUrl,
+        metadata: { source: 'bytegate', paymentMethod: input.paymentMethod ?? null },
+      });
+      return snapshot(invoice);
+    },
+    async getInvoice(ref) {
+      return snapshot(await call('GET', `/invoices/${encodeURIComponent(ref.invoiceId)}`));
+    },
+  };
+}
