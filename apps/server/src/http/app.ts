@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/account/account.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
+import { dashboardRoutes } from './routes/dashboard/dashboard.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { bitcartRoutes } from './routes/topup/bitcart.routes.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
+      await api.register(dashboardRoutes, { ctx });
       await api.register(cryptomusRoutes, { ctx, payments });
       await api.register(bitcartRoutes, { ctx, payments });
     },

@@ -31,6 +31,6 @@ export function presentOrder(row: OrderRow, publicUrl: string): Order {
     currency: row.currency,
     paymentMethod: paymentMethodLabels[row.paymentMethod],
     status: row.status,
-    invoiceUrl: row.status === 'completed' ? `${publicUrl}/invoices/${orderId}` : '',
+    invoiceUrl: row.status === 'completed' ? `${publicUrl}/api/orders/${orderId}/invoice` : '',
   };
 }

@@ -1,10 +1,12 @@
 import { orderSchema } from '@bytegate/contracts/billing';
 import { ORDERS_PAGE_SIZE } from '@bytegate/contracts/constants';
-import { listOrders } from '@bytegate/db/queries';
+import { getOrderByNumber, listOrders } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { presentOrder } from '../../../services/billing/present-order.ts';
+import { parseOrderNumberLabel, presentOrder } from '../../../services/billing/present-order.ts';
+import { renderInvoice } from '../../../services/billing/render-invoice.ts';
 import type { ServiceContext } from '../../../services/context.ts';
+import { AppError } from '../../app-error.ts';
 import { getAuth } from '../../plugins/auth.ts';
 
 const pageQuerySchema = z.object({
@@ -61,6 +63,31 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asyn
           itemsPerPage: limit,
         },
       };
+    },
+  );
+
+  app.get(
+    '/orders/:orderId/invoice',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'The printable invoice (HTML) of a completed order',
+        security: [{ bearer: [] }],
+        params: z.object({ orderId: z.string().max(32) }),
+      },
+      onRequest: app.requireAuth,
+    },
+    async (request, reply) => {
+      const { user } = getAuth(request);
+      const number = parseOrderNumberLabel(request.params.orderId);
+      const order = number === null ? null : await getOrderByNumber(ctx.db, { userId: user.id, number });
+      if (order?.status !== 'completed') {
+        throw new AppError('NOT_FOUND', 'No invoice for this order');
+      }
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .send(renderInvoice(order, user, ctx.config.publicUrl));
     },
   );
 };
