@@ -3,4 +3,8 @@ export const queryKeys = {
   config: ['config'] as const,
   me: ['auth', 'me'] as const,
   dashboardStats: ['dashboard', 'stats'] as const,
+  balance: ['account', 'balance'] as const,
+  plans: ['plans'] as const,
+  orders: (page: number) => ['orders', page] as const,
+  allOrders: ['orders'] as const,
 };

@@ -76,6 +76,12 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
   return async (app: FastifyInstance) => {
     const invoices = new Map<string, SandboxInvoice>();
     const adminBase = () => `${options.publicBaseUrl()}/sandbox/bitcart/admin`;
+    // The checkout page's buttons are plain HTML forms.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
 
     function present(invoice: SandboxInvoice) {
       return {

@@ -44,6 +44,12 @@ export function cryptomusSandbox(options: { publicBaseUrl: () => string }): Fast
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
       done(null, body),
     );
+    // The checkout page's buttons are plain HTML forms.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
 
     function authenticate(raw: string, headers: Record<string, unknown>): boolean {
       return (

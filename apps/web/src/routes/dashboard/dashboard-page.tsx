@@ -6,6 +6,9 @@ import { logout } from '../../api/use-auth.ts';
 import { Logo } from '../../components/layout/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useSession } from '../../features/auth/session-store.ts';
+import { OrdersSection } from '../../features/billing/orders-section.tsx';
+import { PlansSection } from '../../features/billing/plans-section.tsx';
+import { TopupSection } from '../../features/billing/topup-section.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { ComingSoonSection } from './sections/coming-soon-section.tsx';
@@ -133,8 +136,11 @@ function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: Secti
     case 'user-settings':
       return <UserSettingsSection />;
     case 'plans':
+      return <PlansSection onNavigate={onNavigate} />;
     case 'orders':
+      return <OrdersSection />;
     case 'topup':
+      return <TopupSection />;
     case 'proxy-setup':
     case 'proxy-settings':
       return <PlaceholderSection id={id} />;

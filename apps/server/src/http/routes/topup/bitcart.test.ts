@@ -25,7 +25,12 @@ describe.each(testDatabaseKinds())('Bitcart top-ups (sandbox) on %s', (kind) => 
   const status = (token: string, orderId: string) =>
     server.request<Status>('GET', `/api/topup/bitcart/status?order_id=${orderId}&remote=1`, { token });
   const decide = (invoice: Invoice, outcome: 'pay' | 'overpay' | 'underpay' | 'fail' | 'expire') =>
-    fetch(`${invoice.invoiceUrl}/${outcome}`, { method: 'POST', redirect: 'manual' });
+    fetch(`${invoice.invoiceUrl}/${outcome}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
   const ipn = (body: unknown) =>
     fetch(`${server.url}/api/topup/bitcart/webhook`, {
       method: 'POST',

@@ -31,7 +31,12 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
     server.request<Status>('GET', `/api/topup/cryptomus/status/${orderId}`, { token });
   /** What a person does on the sandbox checkout page: press one of its buttons. */
   const decide = (invoice: Invoice, outcome: 'pay' | 'overpay' | 'underpay' | 'fail' | 'expire') =>
-    fetch(`${invoice.url}/${outcome}`, { method: 'POST', redirect: 'manual' });
+    fetch(`${invoice.url}/${outcome}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
   const userId = async (email: string) =>
     (await queryRows<{ id: string }>(server, `select id from users where email = '${email}'`))[0]?.id ?? '';
   const invoiceUuid = (invoice: Invoice) => invoice.url.split('/').at(-1) ?? '';

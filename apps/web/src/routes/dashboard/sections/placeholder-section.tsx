@@ -3,9 +3,6 @@ import { Card, CardContent } from '../../../components/ui/card.tsx';
 import { findSection } from '../sections.ts';
 
 const descriptions: Record<string, string> = {
-  plans: 'Buy traffic for datacenter, residential and mobile pools from your balance.',
-  orders: 'Every top-up and purchase, with invoices.',
-  topup: 'Add funds to your balance with cryptocurrency.',
   'proxy-setup': 'Your proxy credentials, endpoints, cURL command and proxy lists.',
   'proxy-settings': 'Countries, states, cities, ZIP codes, ASNs and the sticky IP window.',
 };

@@ -1,0 +1,13 @@
+import { Badge } from '../../components/ui/badge.tsx';
+
+const statuses: Record<string, { label: string; tone: 'success' | 'warning' | 'danger' }> = {
+  completed: { label: 'Completed', tone: 'success' },
+  pending: { label: 'Pending', tone: 'warning' },
+  failed: { label: 'Failed', tone: 'danger' },
+};
+
+/** An order's status; anything but completed, pending or failed shows as Unknown (SPEC section 4). */
+export function OrderStatusBadge({ status }: { status: string }) {
+  const known = statuses[status];
+  return <Badge tone={known?.tone ?? 'neutral'}>{known?.label ?? 'Unknown'}</Badge>;
+}

@@ -1,0 +1,133 @@
+import type { Order } from '@bytegate/contracts/billing';
+import { ChevronLeftIcon, ChevronRightIcon, FileTextIcon, ReceiptTextIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { openInvoice, useOrders } from '../../api/use-orders.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
+import { OrderStatusBadge } from './order-status-badge.tsx';
+
+const LOAD_FAILED = 'Unable to load orders. Please try again later.';
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(amount);
+
+export function OrdersSection() {
+  const [page, setPage] = useState(1);
+  const { data, isPending, isError, isFetching } = useOrders(page);
+
+  useEffect(() => {
+    if (isError) {
+      toast.error(LOAD_FAILED);
+    }
+  }, [isError]);
+
+  const onInvoice = (order: Order) => {
+    if (!order.invoiceUrl) {
+      toast.info('No Invoice Available', { description: 'Invoices are issued for completed orders.' });
+      return;
+    }
+    openInvoice(order).catch(() => toast.error('No Invoice Available'));
+  };
+
+  const pagination = data?.pagination;
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-center justify-between">
+        <CardTitle>Order history</CardTitle>
+        {pagination ? <p className="text-sm text-gray-500">{pagination.totalItems} orders</p> : null}
+      </CardHeader>
+      {isPending ? (
+        <CardContent className="space-y-3">
+          {[0, 1, 2, 3].map((row) => (
+            <Skeleton key={row} className="h-9 w-full" />
+          ))}
+        </CardContent>
+      ) : isError ? (
+        <CardContent>
+          <Alert tone="error">{LOAD_FAILED}</Alert>
+        </CardContent>
+      ) : data.orders.length === 0 ? (
+        <CardContent className="flex flex-col items-center gap-2 py-14 text-center">
+          <ReceiptTextIcon className="size-10 text-gray-300" aria-hidden="true" />
+          <p className="font-medium text-gray-900">No orders found</p>
+          <p className="text-sm text-gray-500">Top-ups and plan purchases will appear here.</p>
+        </CardContent>
+      ) : (
+        <>
+          <Table aria-busy={isFetching || undefined}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Order ID</TableHead>
+                <TableHead>Date</TableHead>
+                <TableHead>Description</TableHead>
+                <TableHead className="text-right">Amount</TableHead>
+                <TableHead>Currency</TableHead>
+                <TableHead>Payment method</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>
+                  <span className="sr-only">Invoice</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data.orders.map((order) => (
+                <TableRow key={order.orderId}>
+                  <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
+                  <TableCell>{dateFormat.format(new Date(order.date))}</TableCell>
+                  <TableCell className="max-w-72 truncate" title={order.description}>
+                    {order.description}
+                  </TableCell>
+                  <TableCell className="text-right font-medium">
+                    {money(order.amount, order.currency)}
+                  </TableCell>
+                  <TableCell>{order.currency}</TableCell>
+                  <TableCell>{order.paymentMethod}</TableCell>
+                  <TableCell>
+                    <OrderStatusBadge status={order.status} />
+                  </TableCell>
+                  <TableCell>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => onInvoice(order)}
+                      aria-label={`Invoice for order ${order.orderId}`}
+                    >
+                      <FileTextIcon /> Invoice
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {pagination && pagination.totalPages > 1 ? (
+            <nav
+              aria-label="Orders pages"
+              className="flex items-center justify-between border-t border-gray-100 px-5 py-3 text-sm"
+            >
+              <span className="text-gray-600">
+                Page {pagination.currentPage} of {pagination.totalPages}
+              </span>
+              <div className="flex gap-2">
+                <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                  <ChevronLeftIcon /> Previous
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={page >= pagination.totalPages}
+                  onClick={() => setPage(page + 1)}
+                >
+                  Next <ChevronRightIcon />
+                </Button>
+              </div>
+            </nav>
+          ) : null}
+        </>
+      )}
+    </Card>
+  );
+}
