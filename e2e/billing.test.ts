@@ -103,6 +103,8 @@ describe('billing in the browser', () => {
     expect(await invoiceTab.getByText('$4.95').count()).toBeGreaterThan(0);
     await invoiceTab.close();
     await saveScreenshot(page, 'orders-1280');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 
   it('shows the Insufficient Balance toast for a purchase the balance does not cover', async () => {

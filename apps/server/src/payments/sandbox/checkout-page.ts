@@ -58,6 +58,8 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
     try { parent.postMessage({ status: ${JSON.stringify(props.status)} }, '*'); } catch (e) {}
     var close = document.getElementById('close');
     close.hidden = false;
+    var back = document.getElementById('back');
+    if (back) { back.hidden = true; }
     close.onclick = function () { parent.postMessage('close', '*'); };
   }
 </script>

@@ -121,7 +121,10 @@ export function DashboardPage() {
             <p className="text-gray-500">{session?.user.email}</p>
           </div>
         </header>
-        <main id="dashboard-main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
+        <main
+          id="dashboard-main"
+          className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8"
+        >
           <SectionContent id={sectionId} onNavigate={select} />
         </main>
       </div>
