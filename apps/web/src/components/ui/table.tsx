@@ -27,7 +27,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
     <th
       scope="col"
       className={cn(
-        'h-10 px-4 text-left align-middle text-xs font-semibold tracking-wide text-gray-500 uppercase',
+        'h-10 px-3 text-left align-middle text-xs font-semibold tracking-wide whitespace-nowrap text-gray-500 uppercase first:pl-5 last:pr-5',
         className,
       )}
       {...props}
@@ -37,6 +37,6 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return (
-    <td className={cn('px-4 py-3 align-middle whitespace-nowrap text-gray-800', className)} {...props} />
+    <td className={cn('px-3 py-3 align-middle whitespace-nowrap text-gray-800 first:pl-5 last:pr-5', className)} {...props} />
   );
 }

@@ -11,7 +11,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { OrderStatusBadge } from './order-status-badge.tsx';
 
 const LOAD_FAILED = 'Unable to load orders. Please try again later.';
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(amount);
 
@@ -66,7 +67,7 @@ export function OrdersSection() {
                 <TableHead>Description</TableHead>
                 <TableHead className="text-right">Amount</TableHead>
                 <TableHead>Currency</TableHead>
-                <TableHead>Payment method</TableHead>
+                <TableHead className="whitespace-nowrap">Payment method</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead>
                   <span className="sr-only">Invoice</span>
@@ -77,10 +78,15 @@ export function OrdersSection() {
               {data.orders.map((order) => (
                 <TableRow key={order.orderId}>
                   <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
-                  <TableCell>{dateFormat.format(new Date(order.date))}</TableCell>
-                  <TableCell className="max-w-72 truncate" title={order.description}>
-                    {order.description}
+                  <TableCell>
+                    <time dateTime={order.date}>
+                      {dateFormat.format(new Date(order.date))}
+                      <span className="block text-xs text-gray-500">
+                        {timeFormat.format(new Date(order.date))}
+                      </span>
+                    </time>
                   </TableCell>
+                  <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
                   <TableCell className="text-right font-medium">
                     {money(order.amount, order.currency)}
                   </TableCell>
