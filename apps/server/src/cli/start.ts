@@ -1,21 +1,26 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { pruneSessions } from '../jobs/prune-sessions.ts';
+import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { openDatabase } from './open-database.ts';
 
-/** `bytegate start`: migrates, then serves the web app and the API (and later the gateway and jobs). */
+/** `bytegate start`: migrates, then serves the web app and the API and runs the jobs (and later the gateway). */
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, db: database.db });
+  const ctx = { config, db: database.db };
   const stopJobs = config.roles.has('jobs')
     ? startJobs(
         [
+          { name: 'prune-sessions', everyMs: 60 * 60 * 1000, run: () => pruneSessions(ctx) },
           {
-            name: 'prune-sessions',
-            everyMs: 60 * 60 * 1000,
-            run: () => pruneSessions({ config, db: database.db }),
+            name: 'reconcile-topups',
+            everyMs: 60 * 1000,
+            run: async () => {
+              await reconcileTopups(ctx, app.payments);
+            },
           },
         ],
         app.log,

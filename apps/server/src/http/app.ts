@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
-import { createPaymentProviders } from '../payments/providers.ts';
+import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -23,6 +23,13 @@ import { bitcartRoutes } from './routes/topup/bitcart.routes.ts';
 import { cryptomusRoutes } from './routes/topup/cryptomus.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The payment providers the app was built with (real or sandbox), for jobs beside the API. */
+    payments: PaymentProviders;
+  }
+}
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -72,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   };
   const payments = createPaymentProviders(config, selfUrl);
+  app.decorate('payments', payments);
   if (payments.cryptomus.isSandbox) {
     await app.register(cryptomusSandbox({ publicBaseUrl: () => config.publicUrl }), {
       prefix: '/sandbox/cryptomus',

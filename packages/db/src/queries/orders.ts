@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { orders, paymentEvents } from '../schema/billing.ts';
 
@@ -103,4 +103,17 @@ export async function setPaymentEventOutcome(
   params: { eventId: number; outcome: string },
 ): Promise<void> {
   await db.update(paymentEvents).set({ outcome: params.outcome }).where(eq(paymentEvents.id, params.eventId));
+}
+
+/** Top-ups still waiting for their provider, opened after `since`, oldest first. */
+export async function listPendingTopups(
+  db: Executor,
+  params: { since: Date; limit: number },
+): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.kind, 'topup'), eq(orders.status, 'pending'), gt(orders.createdAt, params.since)))
+    .orderBy(asc(orders.createdAt))
+    .limit(params.limit);
 }
