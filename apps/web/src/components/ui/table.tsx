@@ -37,6 +37,9 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return (
-    <td className={cn('px-3 py-3 align-middle whitespace-nowrap text-gray-800 first:pl-5 last:pr-5', className)} {...props} />
+    <td
+      className={cn('px-3 py-3 align-middle whitespace-nowrap text-gray-800 first:pl-5 last:pr-5', className)}
+      {...props}
+    />
   );
 }
