@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { pruneSessions } from '../jobs/prune-sessions.ts';
+import { pruneUsage } from '../jobs/prune-usage.ts';
 import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { openDatabase } from './open-database.ts';
@@ -15,6 +16,7 @@ export async function start(config: Config): Promise<void> {
     ? startJobs(
         [
           { name: 'prune-sessions', everyMs: 60 * 60 * 1000, run: () => pruneSessions(ctx) },
+          { name: 'prune-usage', everyMs: 60 * 60 * 1000, run: () => pruneUsage(ctx) },
           {
             name: 'reconcile-topups',
             everyMs: 60 * 1000,

@@ -1,5 +1,5 @@
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
-import { listActivePlans } from '@bytegate/db/queries';
+import { listActivePlans, sumUsage } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -33,9 +33,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
         (sum, plan) => sum + Math.max(0, plan.trafficTotalBytes - plan.trafficUsedBytes),
         0,
       );
-      // Requests and errors come from the gateway's usage aggregates, which arrive with the gateway.
-      const totalRequests = 0;
-      const totalErrors = 0;
+      const usage = await sumUsage(ctx.db, {
+        planIds: plans.map((plan) => plan.id),
+        since: new Date(Date.now() - 30 * 24 * 60 * 60 * 1000),
+      });
+      const totalRequests = usage.requests;
+      const totalErrors = usage.errors;
       return {
         metrics: {
           activePlans: plans.length,

@@ -5,7 +5,7 @@ import {
   purchasePlanRequestSchema,
   purchasePlanResponseSchema,
 } from '@bytegate/contracts/billing';
-import { getActivePlanForPool, getPlanById, listActivePlans } from '@bytegate/db/queries';
+import { getActivePlanForPool, getPlanById, listActivePlans, sumUsage } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { purchasePlan } from '../../../services/billing/purchase-plan.ts';
@@ -16,6 +16,20 @@ import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 const security = [{ bearer: [] }];
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
+
+const usageResponseSchema = z.object({
+  period: z.enum(['day', 'week', 'month']),
+  since: z.string(),
+  /** Bytes; extra_traffic is what target filters add to the bill (they bill 2x). */
+  total: z.object({
+    traffic: z.number().int(),
+    extra_traffic: z.number().int(),
+    requests: z.number().int(),
+    errors: z.number().int(),
+  }),
+});
 const noPlan = () => new AppError('NOT_FOUND', 'No plan found');
 
 /** Plans ("subusers"): buying GB per pool and reading the plans, always scoped to the signed-in user. */
@@ -123,6 +137,45 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         throw noPlan();
       }
       return presentPlan(plan);
+    },
+  );
+
+  app.get(
+    '/subuser/usage',
+    {
+      schema: {
+        tags: ['plans'],
+        summary: "A plan's traffic over a period: bytes carried and extra bytes billed for target filters",
+        security,
+        querystring: z.object({
+          subuser_id: z.string().max(64),
+          period: z
+            .enum(['day', 'week', 'month'], { error: 'Period must be day, week or month' })
+            .default('week'),
+        }),
+        response: { 200: usageResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const plan = await getPlanById(ctx.db, {
+        userId: getAuth(request).user.id,
+        planId: request.query.subuser_id,
+      });
+      if (!plan) {
+        throw noPlan();
+      }
+      const since = new Date(Date.now() - PERIOD_MS[request.query.period]);
+      const usage = await sumUsage(ctx.db, { planIds: [plan.id], since });
+      return {
+        period: request.query.period,
+        since: since.toISOString(),
+        total: {
+          traffic: usage.bytes,
+          extra_traffic: usage.extraBytes,
+          requests: usage.requests,
+          errors: usage.errors,
+        },
+      };
     },
   );
 };

@@ -1,5 +1,5 @@
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
-import { sumLedger } from '@bytegate/db/queries';
+import { addUsage, sumLedger } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '../../../services/billing/adjust-balance.ts';
@@ -194,6 +194,72 @@ describe.each(testDatabaseKinds())('plans API on %s', (kind) => {
       const orders = await queryRows(server, `select status from orders where user_id = '${user?.id}'`);
       expect(orders).toEqual([{ status: 'completed' }]);
       expect(await sumLedger(server.database.db, { userId: user?.id ?? '' })).toBe(505);
+    });
+  });
+
+  describe('GET /api/subuser/usage', () => {
+    it('answers 401 without a token', async () => {
+      expect((await server.request('GET', '/api/subuser/usage?subuser_id=x&period=week')).status).toBe(401);
+    });
+
+    it("sums the plan's usage buckets over the period, and 404s another user's plan", async () => {
+      const { token } = await fundedUser(10_00);
+      const other = await fundedUser(0);
+      const plan = (await buy(token, 'residential', 5)).body.plan as Plan;
+      const hour = 60 * 60 * 1000;
+      const now = Math.floor(Date.now() / hour) * hour;
+      const bucket = (
+        hoursAgo: number,
+        bytes: number,
+        extraBytes: number,
+        requests: number,
+        errors: number,
+      ) =>
+        addUsage(server.database.db, {
+          planId: plan.subUserId,
+          bucketStart: new Date(now - hoursAgo * hour),
+          bytes,
+          extraBytes,
+          requests,
+          errors,
+        });
+      await bucket(1, 1000, 0, 10, 1);
+      await bucket(1, 500, 500, 5, 0);
+      await bucket(30, 2000, 0, 20, 2);
+      await bucket(24 * 8, 9000, 0, 90, 9);
+
+      const week = await server.request(
+        'GET',
+        `/api/subuser/usage?subuser_id=${plan.subUserId}&period=week`,
+        { token },
+      );
+      expect(week.body.total).toEqual({ traffic: 3500, extra_traffic: 500, requests: 35, errors: 3 });
+      const day = await server.request('GET', `/api/subuser/usage?subuser_id=${plan.subUserId}&period=day`, {
+        token,
+      });
+      expect(day.body.total).toEqual({ traffic: 1500, extra_traffic: 500, requests: 15, errors: 1 });
+      const stats = await server.request('GET', '/api/dashboard/stats', { token });
+      expect(stats.body).toMatchObject({ metrics: { totalRequests: 125, totalErrors: 12, errorRate: 9.6 } });
+
+      const peek = await server.request(
+        'GET',
+        `/api/subuser/usage?subuser_id=${plan.subUserId}&period=week`,
+        {
+          token: other.token,
+        },
+      );
+      expect(peek.status).toBe(404);
+      const badPeriod = await server.request(
+        'GET',
+        `/api/subuser/usage?subuser_id=${plan.subUserId}&period=year`,
+        {
+          token,
+        },
+      );
+      expect(badPeriod.body).toEqual({
+        error: 'Period must be day, week or month',
+        code: 'VALIDATION_FAILED',
+      });
     });
   });
 });

@@ -1,0 +1,41 @@
+import { addUsage } from '@bytegate/db/queries';
+import { testDatabaseKinds } from '@bytegate/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adjustBalance } from '../services/billing/adjust-balance.ts';
+import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { pruneUsage } from './prune-usage.ts';
+
+describe.each(testDatabaseKinds())('pruning usage on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('keeps 30 days of usage buckets', async () => {
+    const user = await createUserViaApi(server);
+    const ctx = { db: server.database.db, config: server.config };
+    await adjustBalance(ctx, { email: user.email, amountCents: 500, reason: 'test' });
+    const bought = await server.request<{ plan: { subUserId: string } }>('POST', '/api/subuser/create', {
+      token: user.token,
+      body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } },
+    });
+    const planId = bought.body.plan.subUserId;
+    const day = 24 * 60 * 60 * 1000;
+    for (const daysAgo of [31, 29, 0]) {
+      await addUsage(server.database.db, {
+        planId,
+        bucketStart: new Date(Date.now() - daysAgo * day),
+        bytes: 1,
+        extraBytes: 0,
+        requests: 1,
+        errors: 0,
+      });
+    }
+    await pruneUsage(ctx);
+    const rows = await queryRows(server, `select 1 from usage_buckets where plan_id = '${planId}'`);
+    expect(rows).toHaveLength(2);
+  });
+});

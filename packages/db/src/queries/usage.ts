@@ -1,0 +1,58 @@
+import { and, gte, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../client.ts';
+import { usageBuckets } from '../schema/traffic.ts';
+
+export interface UsageTotals {
+  bytes: number;
+  extraBytes: number;
+  requests: number;
+  errors: number;
+}
+
+/** Totals of some plans' usage since a moment (the caller has already scoped the plans to their owner). */
+export async function sumUsage(
+  db: Executor,
+  params: { planIds: string[]; since: Date },
+): Promise<UsageTotals> {
+  if (params.planIds.length === 0) {
+    return { bytes: 0, extraBytes: 0, requests: 0, errors: 0 };
+  }
+  const [row] = await db
+    .select({
+      bytes: sql<string>`coalesce(sum(${usageBuckets.bytes}), 0)`,
+      extraBytes: sql<string>`coalesce(sum(${usageBuckets.extraBytes}), 0)`,
+      requests: sql<string>`coalesce(sum(${usageBuckets.requests}), 0)`,
+      errors: sql<string>`coalesce(sum(${usageBuckets.errors}), 0)`,
+    })
+    .from(usageBuckets)
+    .where(and(inArray(usageBuckets.planId, params.planIds), gte(usageBuckets.bucketStart, params.since)));
+  return {
+    bytes: Number(row?.bytes ?? 0),
+    extraBytes: Number(row?.extraBytes ?? 0),
+    requests: Number(row?.requests ?? 0),
+    errors: Number(row?.errors ?? 0),
+  };
+}
+
+/** Adds to a plan's hourly bucket (the gateway's metering flush; tests use it to seed usage). */
+export async function addUsage(
+  db: Executor,
+  params: { planId: string; bucketStart: Date } & UsageTotals,
+): Promise<void> {
+  await db
+    .insert(usageBuckets)
+    .values(params)
+    .onConflictDoUpdate({
+      target: [usageBuckets.planId, usageBuckets.bucketStart],
+      set: {
+        bytes: sql`${usageBuckets.bytes} + ${params.bytes}`,
+        extraBytes: sql`${usageBuckets.extraBytes} + ${params.extraBytes}`,
+        requests: sql`${usageBuckets.requests} + ${params.requests}`,
+        errors: sql`${usageBuckets.errors} + ${params.errors}`,
+      },
+    });
+}
+
+export async function deleteUsageBefore(db: Executor, params: { before: Date }): Promise<void> {
+  await db.delete(usageBuckets).where(sql`${usageBuckets.bucketStart} < ${params.before.toISOString()}`);
+}

@@ -1,0 +1,28 @@
+import { bigint, index, integer, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { plans } from './plans.ts';
+
+/**
+ * Usage aggregates behind the dashboard: per plan per hour, the bytes carried, the extra bytes billed
+ * for target filters, requests and errors. The gateway adds to these as it flushes its metering;
+ * rows older than 30 days are dropped.
+ */
+export const usageBuckets = pgTable(
+  'usage_buckets',
+  {
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id),
+    /** Start of the hour the bucket covers. */
+    bucketStart: timestamp({ withTimezone: true }).notNull(),
+    /** Bytes that crossed the client socket, both directions. */
+    bytes: bigint({ mode: 'number' }).notNull().default(0),
+    /** Extra bytes billed on top (target filters bill 2x, so this equals `bytes` of filtered traffic). */
+    extraBytes: bigint({ mode: 'number' }).notNull().default(0),
+    requests: integer().notNull().default(0),
+    errors: integer().notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.planId, table.bucketStart] }),
+    index('usage_buckets_start_idx').on(table.bucketStart),
+  ],
+);
