@@ -1,8 +1,11 @@
+import { centsToDollars } from '@bytegate/contracts/billing';
+import type { TopupStatusResponse } from '@bytegate/contracts/topup';
 import { getActiveUserById, getOrderByNumber, type OrderRow } from '@bytegate/db/queries';
 import { AppError } from '../../http/app-error.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
-import { parseOrderNumberLabel } from '../billing/present-order.ts';
+import { orderNumberLabel, parseOrderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
+import { clientTopupStatus } from './client-status.ts';
 import { settleTopup } from './settle-topup.ts';
 
 export interface TopupStatus {
@@ -42,4 +45,19 @@ export async function refreshTopup(
   }
   const user = await getActiveUserById(ctx.db, { userId: props.userId });
   return { order, rawStatus, balanceCents: user?.balanceCents ?? 0 };
+}
+
+/** The polled status as the checkout dialog reads it (see client-status.ts for the casing rules). */
+export async function getTopupStatusForClient(
+  ctx: ServiceContext,
+  provider: PaymentProvider,
+  props: { userId: string; orderLabel: string; isRemoteCheck?: boolean; casing: 'lower' | 'upper' },
+): Promise<TopupStatusResponse> {
+  const status = await refreshTopup(ctx, provider, props);
+  return {
+    orderId: orderNumberLabel(status.order.number),
+    status: clientTopupStatus(status.order, status.rawStatus, props.casing),
+    orderStatus: status.order.status,
+    balance: centsToDollars(status.balanceCents),
+  };
 }

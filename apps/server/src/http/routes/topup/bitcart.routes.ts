@@ -1,4 +1,3 @@
-import { centsToDollars } from '@bytegate/contracts/billing';
 import {
   bitcartInvoiceResponseSchema,
   createTopupRequestSchema,
@@ -7,12 +6,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PaymentProviders } from '../../../payments/providers.ts';
-import { orderNumberLabel } from '../../../services/billing/present-order.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { clientTopupStatus } from '../../../services/topups/client-status.ts';
 import { createTopup } from '../../../services/topups/create-topup.ts';
 import { handleWebhook } from '../../../services/topups/handle-webhook.ts';
-import { refreshTopup } from '../../../services/topups/refresh-topup.ts';
+import { getTopupStatusForClient } from '../../../services/topups/refresh-topup.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
@@ -67,19 +64,13 @@ export const bitcartRoutes: FastifyPluginAsyncZod<{
       },
       onRequest: app.requireAuth,
     },
-    async (request) => {
-      const status = await refreshTopup(ctx, provider, {
+    async (request) =>
+      getTopupStatusForClient(ctx, provider, {
         userId: getAuth(request).user.id,
         orderLabel: request.query.order_id,
         isRemoteCheck: request.query.remote !== '0',
-      });
-      return {
-        orderId: orderNumberLabel(status.order.number),
-        status: clientTopupStatus(status.order, status.rawStatus, 'upper'),
-        orderStatus: status.order.status,
-        balance: centsToDollars(status.balanceCents),
-      };
-    },
+        casing: 'upper',
+      }),
   );
 
   // Bitcart's IPN is unsigned and never retried: it only names an invoice to re-read. Always 200.

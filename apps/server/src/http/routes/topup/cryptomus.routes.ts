@@ -1,4 +1,3 @@
-import { centsToDollars } from '@bytegate/contracts/billing';
 import {
   createTopupRequestSchema,
   cryptomusInvoiceResponseSchema,
@@ -8,12 +7,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { verifyCryptomusWebhook } from '../../../payments/cryptomus/sign.ts';
 import type { PaymentProviders } from '../../../payments/providers.ts';
-import { orderNumberLabel } from '../../../services/billing/present-order.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { clientTopupStatus } from '../../../services/topups/client-status.ts';
 import { createTopup } from '../../../services/topups/create-topup.ts';
 import { handleWebhook } from '../../../services/topups/handle-webhook.ts';
-import { refreshTopup } from '../../../services/topups/refresh-topup.ts';
+import { getTopupStatusForClient } from '../../../services/topups/refresh-topup.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
@@ -66,18 +63,13 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
       },
       onRequest: app.requireAuth,
     },
-    async (request) => {
-      const status = await refreshTopup(ctx, provider, {
+    async (request) =>
+      getTopupStatusForClient(ctx, provider, {
         userId: getAuth(request).user.id,
         orderLabel: request.params.orderId,
-      });
-      return {
-        orderId: orderNumberLabel(status.order.number),
-        status: clientTopupStatus(status.order, status.rawStatus, 'lower'),
-        orderStatus: status.order.status,
-        balance: centsToDollars(status.balanceCents),
-      };
-    },
+
+        casing: 'lower',
+      }),
   );
 
   // The webhook needs the exact bytes to check the signature, so this scope reads JSON as text.
