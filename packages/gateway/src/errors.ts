@@ -1,0 +1,61 @@
+/**
+ * The gateway's refusals: each has an HTTP status (its reason phrase is the code), an RFC 9209
+ * Proxy-Status error type, and the SOCKS5 answer (RFC 1929 at the auth stage, RFC 1928 REP after it).
+ */
+export const gatewayErrors = {
+  /** No credentials, or a login/password or source address that matches no active plan. */
+  NO_USER: { status: 407, proxyStatus: 'proxy_auth_required', socks: { stage: 'auth' } },
+  /** The plan has no traffic left. */
+  TRAFFIC_EXHAUSTED: { status: 407, proxyStatus: 'proxy_auth_required', socks: { stage: 'auth' } },
+  /** The plan's concurrent-connection limit is reached. */
+  THREADS_EXHAUSTED: { status: 407, proxyStatus: 'proxy_auth_required', socks: { stage: 'auth' } },
+  /** A username parameter that is not in the grammar. */
+  UNKNOWN_PARAM: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
+  /** A username parameter given twice. */
+  DUPLICATE_PARAM: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
+  /** A username parameter value of the wrong shape (country code, ASN, session TTL, ...). */
+  INVALID_VALUE: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
+  /** Parameters that cannot go together (countries with excluded countries, sessid on a sticky port). */
+  PARAM_CONFLICT: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
+  /** State, city, ZIP or ASN targeting without a country. */
+  PARAM_REQUIRES_COUNTRY: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
+  /** No exit matches the targeting. */
+  NO_RAY: { status: 400, proxyStatus: 'destination_not_found', socks: { stage: 'request', rep: 0x01 } },
+  /** The target port is not in the open list and not unblocked for this user. */
+  PORT_BLOCKED: {
+    status: 403,
+    proxyStatus: 'destination_ip_prohibited',
+    socks: { stage: 'request', rep: 0x02 },
+  },
+  /** The target host is in a blocked category and not unblocked for this user. */
+  HOST_BLOCKED: {
+    status: 403,
+    proxyStatus: 'destination_ip_prohibited',
+    socks: { stage: 'request', rep: 0x02 },
+  },
+  /** The target is a private, loopback, link-local or metadata address. */
+  PRIVATE_TARGET: {
+    status: 403,
+    proxyStatus: 'destination_ip_prohibited',
+    socks: { stage: 'request', rep: 0x02 },
+  },
+  /** The target could not be resolved or reached through the exit. */
+  NO_HOST_CONNECTION: {
+    status: 502,
+    proxyStatus: 'destination_unavailable',
+    socks: { stage: 'request', rep: 0x04 },
+  },
+  /** The request is not a proxy request the gateway understands. */
+  BAD_REQUEST: { status: 400, proxyStatus: 'http_request_error', socks: { stage: 'request', rep: 0x07 } },
+} as const;
+
+export type GatewayErrorCode = keyof typeof gatewayErrors;
+
+export class GatewayError extends Error {
+  readonly code: GatewayErrorCode;
+  constructor(code: GatewayErrorCode, message: string) {
+    super(message);
+    this.name = 'GatewayError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors.ts';
+import { isTargetFilter, parseProxyUsername } from './username.ts';
+
+const login = 'a1b2c3d4e5f6a7b8c9d0';
+
+function errorOf(username: string): { code: string; message: string } | null {
+  try {
+    parseProxyUsername(username);
+    return null;
+  } catch (error) {
+    if (error instanceof GatewayError) {
+      return { code: error.code, message: error.message };
+    }
+    throw error;
+  }
+}
+
+describe('proxy username grammar', () => {
+  it('reads a bare login as saved settings', () => {
+    expect(parseProxyUsername(login)).toEqual({ login, params: {}, hasGeo: false });
+  });
+
+  it('reads the examples of providers.md section 5', () => {
+    expect(parseProxyUsername(`${login}__cr.us`).params).toEqual({ countries: ['US'] });
+    expect(parseProxyUsername(`${login}__cr.de,au`).params).toEqual({ countries: ['DE', 'AU'] });
+    const sticky = parseProxyUsername(`${login}__cr.us;state.california,texas;sessid.job42;sessttl.15`);
+    expect(sticky.params).toEqual({
+      countries: ['US'],
+      states: ['california', 'texas'],
+      sessionId: 'job42',
+      sessionTtlMinutes: 15,
+    });
+    expect(isTargetFilter(sticky.params)).toBe(true);
+    expect(parseProxyUsername(`${login}__cr.us;zip.10001`).params).toEqual({
+      countries: ['US'],
+      zips: ['10001'],
+    });
+    expect(parseProxyUsername(`${login}__cr.gb;city.new_york;anon.1`).params).toEqual({
+      countries: ['GB'],
+      cities: ['new york'],
+      anonymous: true,
+    });
+    const exclusions = parseProxyUsername(`${login}__nocr.ru,by;noasn.as16509,14618`);
+    expect(exclusions.params).toEqual({ excludeCountries: ['RU', 'BY'], excludeAsns: [16509, 14618] });
+    expect(isTargetFilter(exclusions.params)).toBe(false);
+    expect(exclusions.hasGeo).toBe(true);
+  });
+
+  it('treats keys case-insensitively and keeps the session id as given', () => {
+    expect(parseProxyUsername(`${login}__CR.Us;SessID.JobA`).params).toEqual({
+      countries: ['US'],
+      sessionId: 'JobA',
+    });
+  });
+
+  it('takes "anon" alone as anon.1, and anon.0 to switch the filter off', () => {
+    expect(parseProxyUsername(`${login}__anon`).params).toEqual({ anonymous: true });
+    expect(parseProxyUsername(`${login}__anon.0`).params).toEqual({ anonymous: false });
+    expect(parseProxyUsername(`${login}__anon.0`).hasGeo).toBe(false);
+  });
+
+  it('answers each error with its code', () => {
+    expect(errorOf(`${login}__cr.us;nocr.ca`)).toEqual({
+      code: 'PARAM_CONFLICT',
+      message: 'Cannot set both countries and exclude_countries simultaneously.',
+    });
+    expect(errorOf(`${login}__state.texas`)).toEqual({
+      code: 'PARAM_REQUIRES_COUNTRY',
+      message: 'Countries must be specified when setting cities, states, zipcodes, or ASNs.',
+    });
+    expect(errorOf(`${login}__asn.7922`)?.code).toBe('PARAM_REQUIRES_COUNTRY');
+    expect(errorOf(`${login}__cr.usa`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__sessttl.500`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__sessttl.0`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__country.us`)?.code).toBe('UNKNOWN_PARAM');
+    expect(errorOf(`${login}__cr.us;cr.de`)?.code).toBe('DUPLICATE_PARAM');
+    expect(errorOf(`${login}__cr.us;asn.abc`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__cr`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__cr.us;`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__cr.u$`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__anon.2`)?.code).toBe('INVALID_VALUE');
+    expect(errorOf(`${login}__sessid.a,b`)?.code).toBe('INVALID_VALUE');
+  });
+
+  it('refuses a login that cannot be one of ours as an unknown user, and over-long usernames', () => {
+    expect(errorOf('short')?.code).toBe('NO_USER');
+    expect(errorOf('has space in it')?.code).toBe('NO_USER');
+    expect(errorOf(`${login}__cr.${'us,'.repeat(100)}us`)?.code).toBe('INVALID_VALUE');
+  });
+
+  it('bills the target filters at 2x, and countries, exclusions of countries and ASNs at 1x', () => {
+    expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;city.austin`).params)).toBe(true);
+    expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;nozip.10001`).params)).toBe(true);
+    expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;asn.7922`).params)).toBe(true);
+    expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;noasn.7922`).params)).toBe(false);
+    expect(isTargetFilter(parseProxyUsername(`${login}__nocr.us`).params)).toBe(false);
+  });
+});
