@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Three suites: pure rules (unit), the API over real HTTP on real databases (api), and browser journeys (e2e).
+// Four suites: pure rules (unit), the gateway on real sockets (gateway), the API over real HTTP on real
+// databases (api), and browser journeys (e2e).
 export default defineConfig({
   test: {
     projects: [
@@ -12,7 +13,16 @@ export default defineConfig({
             'apps/web/src/**/*.test.{ts,tsx}',
             'apps/server/src/**/*.unit.test.ts',
           ],
+          exclude: ['**/*.socket.test.ts', '**/node_modules/**'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'gateway',
+          include: ['packages/gateway/src/**/*.socket.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
         },
       },
       {

@@ -1,0 +1,81 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { GatewayError } from './errors.ts';
+import { isTargetFilter, parseProxyUsername, type UsernameParams } from './routing/username.ts';
+import type { GatewayStore, PlanAccess } from './store.ts';
+import type { ThreadLimits } from './tunnel/thread-limits.ts';
+import type { UsageMeter } from './tunnel/usage-meter.ts';
+
+export interface Admitted {
+  plan: PlanAccess;
+  targeting: UsernameParams;
+  /** Target filters in force: billed at 2x. */
+  isDoubled: boolean;
+}
+
+/** Reads `Proxy-Authorization: Basic` into username and password; null when absent or malformed. */
+export function readBasicCredentials(
+  header: string | undefined,
+): { username: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) {
+    return null;
+  }
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? null : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function samePassword(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const threadSlots = new WeakMap<Socket, { planId: string; release: () => void }>();
+
+/**
+ * Who is asking and may they: credentials (or the client address on an allowlist), the username's
+ * targeting, traffic left, and a thread slot held for as long as the client connection lives.
+ */
+export function admit(
+  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
+  credentials: { username: string; password: string } | null,
+  socket: Socket,
+): Admitted {
+  let plan: PlanAccess | undefined;
+  let targeting: UsernameParams = {};
+  if (credentials) {
+    const parsed = parseProxyUsername(credentials.username);
+    plan = deps.store.getPlanByLogin(parsed.login);
+    if (!plan || !samePassword(credentials.password, plan.password)) {
+      throw new GatewayError('NO_USER', 'Wrong proxy login or password');
+    }
+    targeting = parsed.params;
+  } else {
+    plan = socket.remoteAddress ? deps.store.getPlanByAddress(socket.remoteAddress) : undefined;
+    if (!plan) {
+      throw new GatewayError('NO_USER', 'Proxy authentication required');
+    }
+  }
+  if (!plan.isActive) {
+    throw new GatewayError('NO_USER', 'This proxy plan is not active');
+  }
+  if (plan.trafficLeftBytes - deps.meter.pendingBilledBytes(plan.planId) <= 0) {
+    throw new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
+  }
+  const held = threadSlots.get(socket);
+  if (!held || held.planId !== plan.planId) {
+    const release = deps.threads.acquire(plan.planId, plan.threadLimit);
+    if (!release) {
+      throw new GatewayError(
+        'THREADS_EXHAUSTED',
+        `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
+      );
+    }
+    held?.release();
+    threadSlots.set(socket, { planId: plan.planId, release });
+    socket.once('close', release);
+  }
+  return { plan, targeting, isDoubled: isTargetFilter(targeting) };
+}

@@ -1,0 +1,53 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpProxyServer } from './listeners/http-proxy.ts';
+import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
+import type { GatewayStore } from './store.ts';
+import { ThreadLimits } from './tunnel/thread-limits.ts';
+import { UsageMeter } from './tunnel/usage-meter.ts';
+
+export interface GatewaySettings {
+  host: string;
+  httpPort: number;
+  allowPrivateTargets: boolean;
+  openPorts?: ReadonlySet<number>;
+}
+
+export interface Gateway {
+  meter: UsageMeter;
+  threads: ThreadLimits;
+  /** Starts the listeners; answers the ports they really got (0 in settings means any free port). */
+  listen(): Promise<{ httpPort: number }>;
+  close(): Promise<void>;
+}
+
+/** The proxy engine: listeners over one store, one meter and one set of thread limits. */
+export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
+  const meter = new UsageMeter();
+  const threads = new ThreadLimits();
+  const policy = {
+    allowPrivateTargets: settings.allowPrivateTargets,
+    openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
+  };
+  const http: Server = createHttpProxyServer({ store, threads, meter, policy });
+  // Long tunnels are billed as they go, not only when they close.
+  let sampler: NodeJS.Timeout | undefined;
+  return {
+    meter,
+    threads,
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(settings.httpPort, settings.host, () => resolve());
+      });
+      sampler = setInterval(() => meter.sampleOpen(), 1000);
+      sampler.unref();
+      return { httpPort: (http.address() as AddressInfo).port };
+    },
+    async close() {
+      clearInterval(sampler);
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

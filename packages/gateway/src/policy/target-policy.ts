@@ -1,0 +1,63 @@
+import { BlockList, isIP } from 'node:net';
+import { GatewayError } from '../errors.ts';
+
+/** Ports open by default (SPEC section 9); mail ports and everything else are refused unless unblocked. */
+export const DEFAULT_OPEN_PORTS: ReadonlySet<number> = new Set([
+  80, 443, 5228, 53, 5060, 8080, 8090, 8443, 853,
+]);
+
+// Private, loopback, link-local, CGNAT, multicast and cloud-metadata ranges.
+const privateRanges = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  privateRanges.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['fd00:ec2::', 32],
+] as const) {
+  privateRanges.addSubnet(network, prefix, 'ipv6');
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) {
+    return false;
+  }
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) {
+    return privateRanges.check(mapped[1], 'ipv4');
+  }
+  return privateRanges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export interface TargetPolicy {
+  allowPrivateTargets: boolean;
+  openPorts: ReadonlySet<number>;
+}
+
+export function checkPort(policy: TargetPolicy, port: number): void {
+  if (!policy.openPorts.has(port)) {
+    throw new GatewayError('PORT_BLOCKED', `Port ${port} is closed by default; ask support to unblock it`);
+  }
+}
+
+/** Checked on the resolved address, so a name that points inside our network is refused too. */
+export function checkAddress(policy: TargetPolicy, address: string): void {
+  if (!policy.allowPrivateTargets && isPrivateAddress(address)) {
+    throw new GatewayError('PRIVATE_TARGET', 'Private, loopback and link-local addresses cannot be reached');
+  }
+}

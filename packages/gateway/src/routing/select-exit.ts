@@ -1,0 +1,39 @@
+import { GatewayError } from '../errors.ts';
+import type { Exit } from '../store.ts';
+import type { UsernameParams } from './username.ts';
+
+const within = (list: readonly string[] | undefined, value: string | undefined) =>
+  !list || list.length === 0 || (value !== undefined && list.includes(value.toLowerCase()));
+const outside = (list: readonly string[] | undefined, value: string | undefined) =>
+  !list || list.length === 0 || value === undefined || !list.includes(value.toLowerCase());
+
+/** Whether an exit satisfies the targeting (names compare lower-case, codes upper-case). */
+export function exitMatches(exit: Exit, targeting: UsernameParams): boolean {
+  const anonymous = targeting.anonymous ?? true;
+  return (
+    (!anonymous || !exit.isRisky) &&
+    (!targeting.countries?.length || targeting.countries.includes(exit.country)) &&
+    !targeting.excludeCountries?.includes(exit.country) &&
+    within(targeting.states, exit.state) &&
+    outside(targeting.excludeStates, exit.state) &&
+    within(targeting.cities, exit.city) &&
+    outside(targeting.excludeCities, exit.city) &&
+    (!targeting.zips?.length ||
+      (exit.zip !== undefined && targeting.zips.includes(exit.zip.toUpperCase()))) &&
+    (!targeting.excludeZips?.length ||
+      exit.zip === undefined ||
+      !targeting.excludeZips.includes(exit.zip.toUpperCase())) &&
+    (!targeting.asns?.length || (exit.asn !== undefined && targeting.asns.includes(exit.asn))) &&
+    (!targeting.excludeAsns?.length || exit.asn === undefined || !targeting.excludeAsns.includes(exit.asn))
+  );
+}
+
+/** A rotating pick: a random matching exit, other than `avoid` when there is a choice. */
+export function pickExit(exits: readonly Exit[], targeting: UsernameParams, avoid?: string): Exit {
+  const matching = exits.filter((exit) => exitMatches(exit, targeting));
+  if (matching.length === 0) {
+    throw new GatewayError('NO_RAY', 'No IPs are available for this target filter');
+  }
+  const choices = matching.length > 1 && avoid ? matching.filter((exit) => exit.id !== avoid) : matching;
+  return choices[Math.floor(Math.random() * choices.length)] ?? (matching[0] as Exit);
+}

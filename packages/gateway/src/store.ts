@@ -1,0 +1,74 @@
+/**
+ * What the engine needs from the rest of the product, and nothing else: the gateway never calls the API.
+ * The server implements this over the database; tests use the in-memory store below.
+ */
+
+export type PoolType = 'datacenter' | 'residential' | 'mobile';
+
+/** A plan as the gateway authenticates and limits it. */
+export interface PlanAccess {
+  planId: string;
+  login: string;
+  password: string;
+  poolType: PoolType;
+  threadLimit: number;
+  /** Traffic left when the store last read it (total minus used, bytes). */
+  trafficLeftBytes: number;
+  isActive: boolean;
+}
+
+/** An exit node: where customer traffic leaves. `direct` exits leave from this host, optionally bound to an address. */
+export interface Exit {
+  id: string;
+  kind: 'direct';
+  poolType: PoolType;
+  /** Local address to bind outgoing connections to (how a pool of many IPs works, and what tests observe). */
+  localAddress?: string | undefined;
+  country: string;
+  state?: string | undefined;
+  city?: string | undefined;
+  zip?: string | undefined;
+  asn?: number | undefined;
+  /** Flagged by the anonymous filter (known proxy, hosting or abuse ranges). */
+  isRisky: boolean;
+}
+
+export interface GatewayStore {
+  /** The plan behind a proxy login; the store keeps these cached so the hot path never waits on a query. */
+  getPlanByLogin(login: string): PlanAccess | undefined;
+  /** The plan a client address is allowlisted for. */
+  getPlanByAddress(address: string): PlanAccess | undefined;
+  listExits(poolType: PoolType): readonly Exit[];
+}
+
+/** A store held in memory: for tests, and for running the engine without a database. */
+export class InMemoryGatewayStore implements GatewayStore {
+  private readonly plansByLogin = new Map<string, PlanAccess>();
+  private readonly plansByAddress = new Map<string, PlanAccess>();
+  private readonly exits: Exit[] = [];
+
+  addPlan(plan: PlanAccess, allowlist: string[] = []): this {
+    this.plansByLogin.set(plan.login, plan);
+    for (const address of allowlist) {
+      this.plansByAddress.set(address, plan);
+    }
+    return this;
+  }
+
+  addExit(exit: Exit): this {
+    this.exits.push(exit);
+    return this;
+  }
+
+  getPlanByLogin(login: string): PlanAccess | undefined {
+    return this.plansByLogin.get(login);
+  }
+
+  getPlanByAddress(address: string): PlanAccess | undefined {
+    return this.plansByAddress.get(address);
+  }
+
+  listExits(poolType: PoolType): readonly Exit[] {
+    return this.exits.filter((exit) => exit.poolType === poolType);
+  }
+}

@@ -1,0 +1,63 @@
+import { lookup } from 'node:dns/promises';
+import { isIP, type Socket, connect as tcpConnect } from 'node:net';
+import { GatewayError } from '../errors.ts';
+import { checkAddress, checkPort, type TargetPolicy } from '../policy/target-policy.ts';
+import { pickExit } from '../routing/select-exit.ts';
+import type { UsernameParams } from '../routing/username.ts';
+import type { Exit } from '../store.ts';
+
+export interface Target {
+  host: string;
+  port: number;
+}
+
+/** Resolves the target once and checks the address we will really connect to (no DNS rebinding). */
+export async function resolveTarget(policy: TargetPolicy, target: Target): Promise<string> {
+  checkPort(policy, target.port);
+  let address = target.host.replace(/^\[|\]$/g, '');
+  if (isIP(address) === 0) {
+    try {
+      address = (await lookup(address)).address;
+    } catch {
+      throw new GatewayError('NO_HOST_CONNECTION', `Cannot resolve ${target.host}`);
+    }
+  }
+  checkAddress(policy, address);
+  return address;
+}
+
+function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host: address, port, localAddress: exit.localAddress });
+    socket.setNoDelay(true);
+    const onError = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      socket.off('error', onError);
+      resolve(socket);
+    });
+  });
+}
+
+/** Connects through a matching exit; when that exit fails, another one is tried once. */
+export async function connectThroughExit(
+  exits: readonly Exit[],
+  targeting: UsernameParams,
+  address: string,
+  port: number,
+): Promise<{ exit: Exit; socket: Socket }> {
+  const first = pickExit(exits, targeting);
+  try {
+    return { exit: first, socket: await openFrom(first, address, port) };
+  } catch {
+    const second = pickExit(exits, targeting, first.id);
+    try {
+      return { exit: second, socket: await openFrom(second, address, port) };
+    } catch {
+      throw new GatewayError('NO_HOST_CONNECTION', `Cannot connect to port ${port} of the target`);
+    }
+  }
+}

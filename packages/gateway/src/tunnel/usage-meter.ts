@@ -1,0 +1,116 @@
+import type { Socket } from 'node:net';
+
+export interface PlanUsage {
+  /** Bytes that crossed client sockets, both directions, without the gateway's own error replies. */
+  bytes: number;
+  /** Extra bytes billed on top for target filters (2x: equal to the filtered traffic). */
+  extraBytes: number;
+  requests: number;
+  errors: number;
+  errorsByCode: Record<string, number>;
+}
+
+interface Metered {
+  planId: string;
+  isDoubled: boolean;
+  /** Counter values already billed, and the gateway's own reply bytes that are never billed. */
+  billedRead: number;
+  billedWritten: number;
+  excludedWritten: number;
+}
+
+const empty = (): PlanUsage => ({ bytes: 0, extraBytes: 0, requests: 0, errors: 0, errorsByCode: {} });
+
+/**
+ * Meters traffic from the kernel socket counters (bytesRead / bytesWritten), never per chunk: a socket is
+ * sampled when it closes and by `sampleOpen()` (every second), and the deltas pile up per plan until
+ * `drain()` hands them to the store's flush.
+ */
+export class UsageMeter {
+  private pending = new Map<string, PlanUsage>();
+  private readonly open = new Map<Socket, Metered>();
+
+  private usage(planId: string): PlanUsage {
+    let usage = this.pending.get(planId);
+    if (!usage) {
+      usage = empty();
+      this.pending.set(planId, usage);
+    }
+    return usage;
+  }
+
+  /** Starts billing a client socket to a plan. Bytes the socket carried before are not billed. */
+  attach(socket: Socket, planId: string, isDoubled: boolean): void {
+    if (this.open.has(socket)) {
+      return;
+    }
+    this.open.set(socket, {
+      planId,
+      isDoubled,
+      billedRead: 0,
+      billedWritten: 0,
+      excludedWritten: 0,
+    });
+    socket.once('close', () => {
+      this.sample(socket);
+      this.open.delete(socket);
+    });
+  }
+
+  /** The gateway's own reply on a billed socket (an error page): never billed. */
+  exclude(socket: Socket, bytes: number): void {
+    const metered = this.open.get(socket);
+    if (metered) {
+      metered.excludedWritten += bytes;
+    }
+  }
+
+  countRequest(planId: string, errorCode?: string): void {
+    const usage = this.usage(planId);
+    usage.requests += 1;
+    if (errorCode) {
+      usage.errors += 1;
+      usage.errorsByCode[errorCode] = (usage.errorsByCode[errorCode] ?? 0) + 1;
+    }
+  }
+
+  private sample(socket: Socket): void {
+    const metered = this.open.get(socket);
+    if (!metered) {
+      return;
+    }
+    const read = socket.bytesRead;
+    const written = Math.max(0, socket.bytesWritten - metered.excludedWritten);
+    const delta = read - metered.billedRead + (written - metered.billedWritten);
+    metered.billedRead = read;
+    metered.billedWritten = written;
+    if (delta > 0) {
+      const usage = this.usage(metered.planId);
+      usage.bytes += delta;
+      if (metered.isDoubled) {
+        usage.extraBytes += delta;
+      }
+    }
+  }
+
+  /** Bills what open sockets carried since their last sample, so long tunnels are billed as they go. */
+  sampleOpen(): void {
+    for (const socket of this.open.keys()) {
+      this.sample(socket);
+    }
+  }
+
+  /** Billed bytes (with the 2x extra) not yet drained for a plan, for limits between flushes. */
+  pendingBilledBytes(planId: string): number {
+    const usage = this.pending.get(planId);
+    return usage ? usage.bytes + usage.extraBytes : 0;
+  }
+
+  /** Takes everything metered since the last drain. */
+  drain(): Map<string, PlanUsage> {
+    this.sampleOpen();
+    const drained = this.pending;
+    this.pending = new Map();
+    return drained;
+  }
+}
