@@ -5,3 +5,4 @@ export * from './plans.ts';
 export * from './sessions.ts';
 export * from './usage.ts';
 export * from './users.ts';
+export * from './gateway.ts';

@@ -2,3 +2,4 @@ export * from './accounts.ts';
 export * from './billing.ts';
 export * from './plans.ts';
 export * from './traffic.ts';
+export * from './inventory.ts';

@@ -106,6 +106,20 @@ export class UsageMeter {
     return usage ? usage.bytes + usage.extraBytes : 0;
   }
 
+  /** Puts drained usage back (its flush failed), so nothing metered is lost. */
+  restore(drained: Map<string, PlanUsage>): void {
+    for (const [planId, usage] of drained) {
+      const into = this.usage(planId);
+      into.bytes += usage.bytes;
+      into.extraBytes += usage.extraBytes;
+      into.requests += usage.requests;
+      into.errors += usage.errors;
+      for (const [code, count] of Object.entries(usage.errorsByCode)) {
+        into.errorsByCode[code] = (into.errorsByCode[code] ?? 0) + count;
+      }
+    }
+  }
+
   /** Takes everything metered since the last drain. */
   drain(): Map<string, PlanUsage> {
     this.sampleOpen();

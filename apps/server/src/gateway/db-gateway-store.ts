@@ -1,0 +1,111 @@
+import type { Database } from '@bytegate/db';
+import { applyMeteredUsage, listActiveExits, listAllowlist, listPlansForGateway } from '@bytegate/db/queries';
+import type { Exit, GatewayStore, PlanAccess, PlanUsage, PoolType } from '@bytegate/gateway';
+
+/**
+ * The gateway's store over the database. The hot path reads only memory: plans, allowlist and exits are
+ * loaded at start and refreshed every second (plans incrementally, by `updated_at`), so a purchase or
+ * top-up reaches the gateway within about a second and a query never sits in front of a connection.
+ */
+export class DbGatewayStore implements GatewayStore {
+  private readonly plansById = new Map<string, PlanAccess>();
+  private readonly plansByLogin = new Map<string, PlanAccess>();
+  private plansByAddress = new Map<string, PlanAccess>();
+  private exitsByPool = new Map<PoolType, Exit[]>();
+  private plansSeenUntil: Date | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  getPlanByLogin(login: string): PlanAccess | undefined {
+    return this.plansByLogin.get(login);
+  }
+
+  getPlanByAddress(address: string): PlanAccess | undefined {
+    return this.plansByAddress.get(address.replace(/^::ffff:/, ''));
+  }
+
+  listExits(poolType: PoolType): readonly Exit[] {
+    return this.exitsByPool.get(poolType) ?? [];
+  }
+
+  /** Loads what changed since the last refresh. */
+  async refresh(): Promise<void> {
+    // A second of overlap: rows committed with an earlier timestamp after the last read are not missed.
+    const since = this.plansSeenUntil ? new Date(this.plansSeenUntil.getTime() - 1000) : null;
+    const rows = await listPlansForGateway(this.db, { since });
+    for (const row of rows) {
+      const previous = this.plansById.get(row.planId);
+      if (previous && previous.login !== row.login) {
+        this.plansByLogin.delete(previous.login);
+      }
+      const plan: PlanAccess = {
+        planId: row.planId,
+        login: row.login,
+        password: row.password,
+        poolType: row.poolType,
+        threadLimit: row.threadLimit,
+        trafficLeftBytes: row.trafficTotalBytes - row.trafficUsedBytes,
+        isActive: row.isActive,
+      };
+      this.plansById.set(plan.planId, plan);
+      this.plansByLogin.set(plan.login, plan);
+      if (!this.plansSeenUntil || row.updatedAt > this.plansSeenUntil) {
+        this.plansSeenUntil = row.updatedAt;
+      }
+    }
+    const byAddress = new Map<string, PlanAccess>();
+    for (const entry of await listAllowlist(this.db)) {
+      const plan = this.plansById.get(entry.planId);
+      if (plan) {
+        byAddress.set(entry.address, plan);
+      }
+    }
+    this.plansByAddress = byAddress;
+    const byPool = new Map<PoolType, Exit[]>();
+    for (const row of await listActiveExits(this.db)) {
+      if (row.kind !== 'direct') {
+        continue; // upstream exits arrive with the upstream relay
+      }
+      const list = byPool.get(row.poolType) ?? [];
+      list.push({
+        id: row.id,
+        kind: 'direct',
+        poolType: row.poolType,
+        localAddress: row.localAddress ?? undefined,
+        country: row.country,
+        state: row.state?.toLowerCase() ?? undefined,
+        city: row.city?.toLowerCase() ?? undefined,
+        zip: row.zip ?? undefined,
+        asn: row.asn ?? undefined,
+        isRisky: row.isRisky,
+      });
+      byPool.set(row.poolType, list);
+    }
+    this.exitsByPool = byPool;
+  }
+
+  /** Writes one drain of the meter in one transaction: traffic used and the hourly buckets. */
+  async flush(usage: Map<string, PlanUsage>, now = new Date()): Promise<void> {
+    if (usage.size === 0) {
+      return;
+    }
+    const hour = 60 * 60 * 1000;
+    const bucketStart = new Date(Math.floor(now.getTime() / hour) * hour);
+    const entries = [...usage].map(([planId, totals]) => ({
+      planId,
+      billedBytes: totals.bytes + totals.extraBytes,
+      bytes: totals.bytes,
+      extraBytes: totals.extraBytes,
+      requests: totals.requests,
+      errors: totals.errors,
+    }));
+    await this.db.transaction((tx) => applyMeteredUsage(tx, { bucketStart, usage: entries }));
+    // What was just written is no longer "pending" in the meter: lower the cached traffic left now.
+    for (const entry of entries) {
+      const plan = this.plansById.get(entry.planId);
+      if (plan) {
+        plan.trafficLeftBytes -= entry.billedBytes;
+      }
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { createExits } from '@bytegate/db/queries';
+import { testDatabaseKinds } from '@bytegate/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adjustBalance } from '../services/billing/adjust-balance.ts';
+import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { type RunningGateway, runGateway } from './run-gateway.ts';
+
+const run = promisify(execFile);
+
+describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind) => {
+  let server: TestServer;
+  let origin: Server;
+  let originPort: number;
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    origin = createServer((request, response) => {
+      const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
+      response.end(size > 0 ? Buffer.alloc(size, 98) : `from ${request.socket.remoteAddress}`);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    originPort = (origin.address() as AddressInfo).port;
+    server = await startTestServer(kind);
+    server.config.gateway.allowPrivateTargets = true;
+    await createExits(server.database.db, {
+      exits: [
+        {
+          name: 'US loopback',
+          kind: 'direct',
+          poolType: 'datacenter',
+          localAddress: '127.0.0.2',
+          country: 'US',
+        },
+        {
+          name: 'DE loopback',
+          kind: 'direct',
+          poolType: 'datacenter',
+          localAddress: '127.0.0.3',
+          country: 'DE',
+        },
+      ],
+    });
+    gateway = await runGateway(server.config, server.database.db, console, {
+      httpPort: 0,
+      host: '127.0.0.1',
+      openPorts: new Set([originPort]),
+    });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await server?.close();
+    await new Promise((resolve) => origin?.close(resolve));
+  });
+
+  async function curlThrough(login: string, password: string, path = '/') {
+    const { stdout } = await run('curl', [
+      '-s',
+      '-w',
+      '\n%{http_code} %{size_request} %{size_header} %{size_download}',
+      '-x',
+      `http://${login}:${password}@127.0.0.1:${gateway.httpPort}`,
+      `http://127.0.0.1:${originPort}${path}`,
+    ]);
+    const cut = stdout.lastIndexOf('\n');
+    const [status, request, header, download] = stdout
+      .slice(cut + 1)
+      .split(' ')
+      .map(Number);
+    return { body: stdout.slice(0, cut), status, bytes: (request ?? 0) + (header ?? 0) + (download ?? 0) };
+  }
+
+  /** Polls until the gateway answers as expected; answers how long it took. */
+  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > ms) {
+        throw new Error(`not within ${ms} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return Date.now() - started;
+  }
+
+  it('serves a plan bought through the API within 2 s, bills it to the byte, and shows it in usage', async () => {
+    const user = await createUserViaApi(server);
+    await adjustBalance(
+      { db: server.database.db, config: server.config },
+      { email: user.email, amountCents: 20_00, reason: 'test' },
+    );
+    const bought = await server.request<{ plan: { subUserId: string; login: string; password: string } }>(
+      'POST',
+      '/api/subuser/create',
+      { token: user.token, body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } } },
+    );
+    const { login, password, subUserId } = bought.body.plan;
+    await within(2000, async () => (await curlThrough(login, password)).status === 200);
+    await gateway.flush();
+    const baseline = (
+      await queryRows<{ used: string }>(
+        server,
+        `select traffic_used_bytes::text as used from plans where id = '${subUserId}'`,
+      )
+    )[0]?.used;
+
+    const download = await curlThrough(`${login}__cr.de`, password, '/?bytes=100000');
+    expect(download.status).toBe(200);
+    expect(download.body).toBe('b'.repeat(100000));
+    await gateway.flush();
+    const after = (
+      await queryRows<{ used: string }>(
+        server,
+        `select traffic_used_bytes::text as used from plans where id = '${subUserId}'`,
+      )
+    )[0]?.used;
+    expect(Number(after) - Number(baseline)).toBe(download.bytes);
+
+    const usage = await server.request<{ total: { traffic: number; requests: number } }>(
+      'GET',
+      `/api/subuser/usage?subuser_id=${subUserId}&period=day`,
+      { token: user.token },
+    );
+    expect(usage.body.total.traffic).toBe(Number(after));
+    expect(usage.body.total.requests).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a plan whose traffic ran out, and serves it again within 2 s of buying more', async () => {
+    const user = await createUserViaApi(server);
+    const ctx = { db: server.database.db, config: server.config };
+    await adjustBalance(ctx, { email: user.email, amountCents: 10_00, reason: 'test' });
+    const bought = await server.request<{ plan: { subUserId: string; login: string; password: string } }>(
+      'POST',
+      '/api/subuser/create',
+      { token: user.token, body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } } },
+    );
+    const { login, password, subUserId } = bought.body.plan;
+    await within(2000, async () => (await curlThrough(login, password)).status === 200);
+    await server.database.db.execute(
+      `update plans set traffic_used_bytes = traffic_total_bytes, updated_at = now() where id = '${subUserId}'`,
+    );
+    await within(2000, async () => (await curlThrough(login, password)).status === 407);
+    const { stdout } = await run('curl', [
+      '-s',
+      '-i',
+      '-x',
+      `http://${login}:${password}@127.0.0.1:${gateway.httpPort}`,
+      `http://127.0.0.1:${originPort}/`,
+    ]);
+    expect(stdout.split('\r\n')[0]).toBe('HTTP/1.1 407 TRAFFIC_EXHAUSTED');
+
+    await server.request('POST', '/api/subuser/create', {
+      token: user.token,
+      body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } },
+    });
+    const waited = await within(2000, async () => (await curlThrough(login, password)).status === 200);
+    expect(waited).toBeLessThanOrEqual(2000);
+  });
+});

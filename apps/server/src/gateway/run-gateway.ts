@@ -1,0 +1,74 @@
+import type { Database } from '@bytegate/db';
+import { createGateway, DEFAULT_OPEN_PORTS } from '@bytegate/gateway';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { DbGatewayStore } from './db-gateway-store.ts';
+
+const REFRESH_EVERY_MS = 1000;
+const FLUSH_EVERY_MS = 1000;
+
+export interface RunningGateway {
+  httpPort: number;
+  store: DbGatewayStore;
+  /** Flushes what is metered and stops the listeners. */
+  stop(): Promise<void>;
+  /** One flush now (tests, shutdown). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Runs the proxy engine over the database: refreshes its view of plans, allowlists and exits every
+ * second, and flushes metering every second in one transaction. A failed flush puts the usage back
+ * into the meter, so it is written by the next one: nothing is lost and nothing is billed twice.
+ */
+export async function runGateway(
+  config: Config,
+  db: Database,
+  log: Pick<FastifyBaseLogger, 'error'>,
+  overrides: { httpPort?: number; host?: string; openPorts?: ReadonlySet<number> } = {},
+): Promise<RunningGateway> {
+  const store = new DbGatewayStore(db);
+  await store.refresh();
+  const gateway = createGateway(store, {
+    host: overrides.host ?? config.host,
+    httpPort: overrides.httpPort ?? config.gateway.httpPort,
+    allowPrivateTargets: config.gateway.allowPrivateTargets,
+    openPorts: overrides.openPorts ?? DEFAULT_OPEN_PORTS,
+  });
+  const { httpPort } = await gateway.listen();
+
+  let isFlushing = false;
+  const flush = async () => {
+    if (isFlushing) {
+      return;
+    }
+    isFlushing = true;
+    const usage = gateway.meter.drain();
+    try {
+      await store.flush(usage);
+    } catch (error) {
+      gateway.meter.restore(usage);
+      log.error({ err: error }, 'gateway metering flush failed; retrying next second');
+    } finally {
+      isFlushing = false;
+    }
+  };
+  const refresher = setInterval(() => {
+    store.refresh().catch((error: unknown) => log.error({ err: error }, 'gateway refresh failed'));
+  }, REFRESH_EVERY_MS);
+  const flusher = setInterval(() => void flush(), FLUSH_EVERY_MS);
+  refresher.unref();
+  flusher.unref();
+
+  return {
+    httpPort,
+    store,
+    flush,
+    async stop() {
+      clearInterval(refresher);
+      clearInterval(flusher);
+      await gateway.close();
+      await flush();
+    },
+  };
+}
