@@ -1,5 +1,5 @@
 export * from './accounts.ts';
 export * from './billing.ts';
+export * from './inventory.ts';
 export * from './plans.ts';
 export * from './traffic.ts';
-export * from './inventory.ts';
