@@ -9,6 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunningServer {
   url: string;
+  gatewayPort: number;
   output: () => string;
   stop(): Promise<void>;
 }
@@ -31,6 +32,7 @@ async function freePort(): Promise<number> {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
+  const gatewayPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bytegate-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
@@ -44,6 +46,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      GATEWAY_HTTP_PORT: String(gatewayPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,6 +78,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     url,
+    gatewayPort,
     output: () => log,
     async stop() {
       if (child.exitCode === null) {

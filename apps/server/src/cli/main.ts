@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { balanceCommand } from './balance.ts';
+import { exitsCommand } from './exits.ts';
 import { openDatabase } from './open-database.ts';
 import { start } from './start.ts';
 
@@ -31,6 +32,7 @@ program
   });
 
 program.addCommand(balanceCommand);
+program.addCommand(exitsCommand);
 
 try {
   await program.parseAsync(process.argv);

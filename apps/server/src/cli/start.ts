@@ -1,17 +1,20 @@
 import type { Config } from '../config.ts';
+import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { buildApp } from '../http/app.ts';
 import { pruneSessions } from '../jobs/prune-sessions.ts';
 import { pruneUsage } from '../jobs/prune-usage.ts';
 import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
+import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openDatabase } from './open-database.ts';
 
-/** `bytegate start`: migrates, then serves the web app and the API and runs the jobs (and later the gateway). */
+/** `bytegate start`: migrates, then serves the web app and the API, runs the proxy gateway and the jobs. */
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, db: database.db });
   const ctx = { config, db: database.db };
+  let gateway: RunningGateway | null = null;
   const stopJobs = config.roles.has('jobs')
     ? startJobs(
         [
@@ -36,6 +39,7 @@ export async function start(config: Config): Promise<void> {
     isStopping = true;
     app.log.info(`${signal} received, shutting down`);
     stopJobs();
+    await gateway?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -44,8 +48,21 @@ export async function start(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.roles.has('gateway')) {
+    // The embedded (demo) install gets a small inventory so every pool works out of the box.
+    if (!config.databaseUrl) {
+      const seeded = await seedDemoExits(database.db);
+      if (seeded > 0) {
+        app.log.info(`seeded ${seeded} demo exits`);
+      }
+    }
+    gateway = await runGateway(config, database.db, app.log);
+  }
   const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  const proxy = gateway
+    ? `\n  Proxy gateway: http://${config.gateway.host}:${gateway.httpPort} (HTTP and CONNECT)`
+    : '';
   console.log(
-    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs\n  Storage: ${storage}\n`,
+    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n`,
   );
 }

@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
+
+describe('bytegate exits', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bytegate-exits-'));
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, 'exits', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+
+  it('adds, lists, imports and removes exits, refusing bad input with the field named', () => {
+    const bad = run('add', '--name', 'x', '--pool', 'premium', '--country', 'USA');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('pool: pool must be datacenter, residential or mobile');
+    expect(bad.stderr).toContain('country: country must be a two-letter ISO code');
+
+    const added = run(
+      'add',
+      '--name',
+      'Berlin 1',
+      '--pool',
+      'residential',
+      '--country',
+      'de',
+      '--city',
+      'Berlin',
+      '--asn',
+      '3320',
+    );
+    expect(added.stderr).toBe('');
+    const id = /Added exit ([0-9a-f-]{36})/.exec(added.stdout)?.[1];
+    expect(id).toBeDefined();
+
+    const csv = join(dataDir, 'exits.csv');
+    writeFileSync(
+      csv,
+      'name,pool,country,state,city,zip,asn,risky\nA,datacenter,US,Virginia,Ashburn,20147,16509,false\nB,mobile,GB,,London,,,1\n',
+    );
+    expect(run('import', csv).stdout).toContain('Imported 2 exits.');
+    const broken = join(dataDir, 'broken.json');
+    writeFileSync(
+      broken,
+      JSON.stringify([
+        { name: 'ok', pool: 'mobile', country: 'FR' },
+        { name: 'bad', pool: 'mobile', country: 'France' },
+      ]),
+    );
+    const refused = run('import', broken);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('nothing imported');
+    expect(refused.stderr).toContain('row 2: country');
+
+    const list = run('list');
+    expect(list.stdout).toContain('Berlin 1');
+    expect(list.stdout).toContain('Ashburn');
+    expect(list.stdout).not.toContain("'ok'");
+
+    expect(run('remove', id ?? '').stdout).toContain(`Removed exit ${id}`);
+    expect(run('remove', id ?? '').stderr).toContain(`no exit has the id ${id}`);
+    expect(run('list').stdout).not.toContain('Berlin 1');
+  });
+});
