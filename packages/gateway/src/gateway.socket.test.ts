@@ -169,6 +169,27 @@ describe('the HTTP proxy port', () => {
     expect(none.stdout).toContain('Proxy-Status: bytegate; error=destination_not_found');
   });
 
+  it('rotates exits per connection, and keeps one for a session id', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      seen.add((await curl([...proxy(plan.login), `http://127.0.0.1:${originPort}/`])).body);
+    }
+    expect(seen).toEqual(new Set(['from 127.0.0.2', 'from 127.0.0.3']));
+    const sticky = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      sticky.add(
+        (
+          await curl([
+            ...proxy(`${plan.login}__sessid.job42;sessttl.5`),
+            '-p',
+            `http://127.0.0.1:${originPort}/`,
+          ])
+        ).body,
+      );
+    }
+    expect(sticky.size).toBe(1);
+  });
+
   it('answers each username grammar error with its code', async () => {
     for (const [suffix, code] of [
       ['__country.de', '400 UNKNOWN_PARAM'],

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpProxyServer } from './listeners/http-proxy.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
+import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore } from './store.ts';
 import { ThreadLimits } from './tunnel/thread-limits.ts';
 import { UsageMeter } from './tunnel/usage-meter.ts';
@@ -11,6 +12,8 @@ export interface GatewaySettings {
   httpPort: number;
   allowPrivateTargets: boolean;
   openPorts?: ReadonlySet<number>;
+  /** Sticky window in minutes when the username has no sessttl (default 30, SPEC section 9). */
+  defaultSessionTtlMinutes?: number;
 }
 
 export interface Gateway {
@@ -29,7 +32,15 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     allowPrivateTargets: settings.allowPrivateTargets,
     openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
   };
-  const http: Server = createHttpProxyServer({ store, threads, meter, policy });
+  const sessions = new StickySessions();
+  const http: Server = createHttpProxyServer({
+    store,
+    threads,
+    meter,
+    policy,
+    sessions,
+    defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
+  });
   // Long tunnels are billed as they go, not only when they close.
   let sampler: NodeJS.Timeout | undefined;
   return {

@@ -10,6 +10,7 @@ import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
 import { GatewayError } from '../errors.ts';
 import type { TargetPolicy } from '../policy/target-policy.ts';
 import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
+import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { GatewayStore } from '../store.ts';
 import { connectThroughExit, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
@@ -17,6 +18,9 @@ import type { UsageMeter } from '../tunnel/usage-meter.ts';
 
 export interface HttpProxyDeps {
   store: GatewayStore;
+  sessions: StickySessions;
+  /** The sticky window when the username gives no sessttl (the plan's rotation interval arrives with targeting). */
+  defaultSessionTtlMinutes: number;
   threads: ThreadLimits;
   meter: UsageMeter;
   policy: TargetPolicy;
@@ -72,6 +76,14 @@ function refuse(deps: HttpProxyDeps, client: Socket, error: unknown, admitted: A
   }
 }
 
+function exitChoice(deps: HttpProxyDeps, admitted: Admitted) {
+  return {
+    sessions: deps.sessions,
+    planId: admitted.plan.planId,
+    defaultTtlMinutes: deps.defaultSessionTtlMinutes,
+  };
+}
+
 function parseAuthority(authority: string | undefined): Target | null {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:/\s]+):(\d{1,5})$/.exec(authority ?? '');
   if (!match?.[1] || !match[2]) {
@@ -97,6 +109,7 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
       admitted.targeting,
       address,
       target.port,
+      exitChoice(deps, admitted),
     );
     deps.meter.countRequest(admitted.plan.planId);
     if (head.length > 0) {
@@ -135,6 +148,7 @@ async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, resp
       admitted.targeting,
       address,
       port,
+      exitChoice(deps, admitted),
     );
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) {

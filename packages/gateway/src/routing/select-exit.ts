@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors.ts';
 import type { Exit } from '../store.ts';
+import type { StickySessions } from './sticky-sessions.ts';
 import type { UsernameParams } from './username.ts';
 
 const within = (list: readonly string[] | undefined, value: string | undefined) =>
@@ -36,4 +37,27 @@ export function pickExit(exits: readonly Exit[], targeting: UsernameParams, avoi
   }
   const choices = matching.length > 1 && avoid ? matching.filter((exit) => exit.id !== avoid) : matching;
   return choices[Math.floor(Math.random() * choices.length)] ?? (matching[0] as Exit);
+}
+
+/**
+ * The exit for a connection: rotating (a new pick each time) unless the targeting names a session, in
+ * which case the session keeps its exit for `sessttl` (or the plan's rotation interval) minutes.
+ */
+export function chooseExit(
+  exits: readonly Exit[],
+  targeting: UsernameParams,
+  sticky: { sessions: StickySessions; planId: string; defaultTtlMinutes: number },
+): Exit {
+  if (!targeting.sessionId) {
+    return pickExit(exits, targeting);
+  }
+  const matching = exits.filter((exit) => exitMatches(exit, targeting));
+  const key = `${sticky.planId}|${targeting.sessionId}`;
+  const bound = sticky.sessions.get(key, matching);
+  if (bound) {
+    return bound;
+  }
+  const exit = pickExit(matching, targeting);
+  sticky.sessions.bind(key, exit, (targeting.sessionTtlMinutes ?? sticky.defaultTtlMinutes) * 60_000);
+  return exit;
 }

@@ -2,7 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { GatewayError } from '../errors.ts';
 import { checkAddress, checkPort, type TargetPolicy } from '../policy/target-policy.ts';
-import { pickExit } from '../routing/select-exit.ts';
+import { chooseExit, pickExit } from '../routing/select-exit.ts';
+import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { UsernameParams } from '../routing/username.ts';
 import type { Exit } from '../store.ts';
 
@@ -42,18 +43,36 @@ function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
   });
 }
 
-/** Connects through a matching exit; when that exit fails, another one is tried once. */
+/** Rotating or sticky, per the targeting: see chooseExit. */
+export interface ExitChoice {
+  sessions: StickySessions;
+  planId: string;
+  defaultTtlMinutes: number;
+}
+
+/**
+ * Connects through a matching exit (the session's, when the targeting names one); when that exit
+ * fails, another one is tried once, and a session moves to it.
+ */
 export async function connectThroughExit(
   exits: readonly Exit[],
   targeting: UsernameParams,
   address: string,
   port: number,
+  choice: ExitChoice,
 ): Promise<{ exit: Exit; socket: Socket }> {
-  const first = pickExit(exits, targeting);
+  const first = chooseExit(exits, targeting, choice);
   try {
     return { exit: first, socket: await openFrom(first, address, port) };
   } catch {
     const second = pickExit(exits, targeting, first.id);
+    if (targeting.sessionId) {
+      choice.sessions.bind(
+        `${choice.planId}|${targeting.sessionId}`,
+        second,
+        (targeting.sessionTtlMinutes ?? choice.defaultTtlMinutes) * 60_000,
+      );
+    }
     try {
       return { exit: second, socket: await openFrom(second, address, port) };
     } catch {

@@ -1,0 +1,50 @@
+import type { Exit } from '../store.ts';
+
+interface Binding {
+  exitId: string;
+  expiresAt: number;
+}
+
+/**
+ * Sticky sessions: a session key keeps its exit until its window ends or the exit goes away. Keys are
+ * `planId|sessid` (or `planId|port:N` on sticky ports); expired bindings are swept every so often.
+ */
+export class StickySessions {
+  private readonly bindings = new Map<string, Binding>();
+  private lastSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The exit bound to `key`, if still bound, still listed and still matching. */
+  get(key: string, candidates: readonly Exit[]): Exit | undefined {
+    const binding = this.bindings.get(key);
+    if (!binding) {
+      return undefined;
+    }
+    const exit =
+      binding.expiresAt > this.now()
+        ? candidates.find((candidate) => candidate.id === binding.exitId)
+        : undefined;
+    if (!exit) {
+      this.bindings.delete(key);
+    }
+    return exit;
+  }
+
+  bind(key: string, exit: Exit, ttlMs: number): void {
+    const now = this.now();
+    this.bindings.set(key, { exitId: exit.id, expiresAt: now + ttlMs });
+    if (now - this.lastSweep > 60_000) {
+      this.lastSweep = now;
+      for (const [other, binding] of this.bindings) {
+        if (binding.expiresAt <= now) {
+          this.bindings.delete(other);
+        }
+      }
+    }
+  }
+
+  get size(): number {
+    return this.bindings.size;
+  }
+}
