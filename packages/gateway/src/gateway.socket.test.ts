@@ -18,6 +18,14 @@ const plan: PlanAccess = {
   isActive: true,
 };
 
+/** A plan with 200 KB left, to run out mid-download. */
+const smallPlan: PlanAccess = {
+  ...plan,
+  planId: 'plan-small',
+  login: 'bgsmallplan1',
+  trafficLeftBytes: 200_000,
+};
+
 let origin: Server;
 let originPort: number;
 let gateway: Gateway;
@@ -31,7 +39,11 @@ let privatePort: number;
  */
 async function curl(args: string[]) {
   const format = '\n%{http_code} %{size_request} %{size_upload} %{size_header} %{size_download}';
-  const { stdout } = await run('curl', ['-s', '-w', format, ...args]);
+  // A connection the gateway cuts makes curl exit non-zero; what it got is still on stdout.
+  const stdout = await run('curl', ['-s', '-w', format, ...args]).then(
+    (result) => result.stdout,
+    (error: { stdout?: string }) => error.stdout ?? '',
+  );
   const cut = stdout.lastIndexOf('\n');
   const [status, request, upload, header, download] = stdout
     .slice(cut + 1)
@@ -69,6 +81,21 @@ function openTunnel(
 
 beforeAll(async () => {
   origin = createServer((request, response) => {
+    if (request.url?.startsWith('/slow')) {
+      // 64 KiB every 50 ms, 3 MiB in all: about 1.3 MB/s.
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent >= 3 * 1024 * 1024 || response.destroyed) {
+          clearInterval(timer);
+          response.end();
+          return;
+        }
+        response.write(Buffer.alloc(64 * 1024, 99));
+        sent += 64 * 1024;
+      }, 50);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
     const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
     response.setHeader('x-seen-from', request.socket.remoteAddress ?? '');
     response.end(size > 0 ? Buffer.alloc(size, 97) : `from ${request.socket.remoteAddress}`);
@@ -78,6 +105,7 @@ beforeAll(async () => {
 
   const store = new InMemoryGatewayStore()
     .addPlan(plan)
+    .addPlan(smallPlan)
     .addExit({
       id: 'de-1',
       kind: 'direct',
@@ -266,6 +294,30 @@ describe('the HTTP proxy port', () => {
     third.socket.destroy();
     fourth.socket.destroy();
     await expect.poll(() => gateway.threads.count(plan.planId)).toBe(0);
+  });
+
+  it('cuts a download when the traffic runs out, within the stated overdraft (250 ms of its throughput)', async () => {
+    const started = Date.now();
+    const download = await curl([
+      '-x',
+      `http://${smallPlan.login}:${smallPlan.password}@127.0.0.1:${proxyPort}`,
+      `http://127.0.0.1:${originPort}/slow`,
+    ]);
+    const elapsedMs = Date.now() - started;
+    expect(download.body.length).toBeLessThan(3 * 1024 * 1024);
+    const billed = gateway.meter.pendingBilledBytes(smallPlan.planId);
+    // At ~1.3 MB/s, 250 ms carry about 330 KB; allow the sampler's timing some slack.
+    expect(billed).toBeGreaterThanOrEqual(200_000);
+    expect(billed).toBeLessThan(200_000 + 600_000);
+    expect(elapsedMs).toBeLessThan(1500);
+    const again = await run('curl', [
+      '-s',
+      '-i',
+      '-x',
+      `http://${smallPlan.login}:${smallPlan.password}@127.0.0.1:${proxyPort}`,
+      `http://127.0.0.1:${originPort}/`,
+    ]);
+    expect(again.stdout.split('\r\n')[0]).toBe('HTTP/1.1 407 TRAFFIC_EXHAUSTED');
   });
 
   it('refuses ports outside the open list', async () => {

@@ -7,6 +7,13 @@ import type { GatewayStore } from './store.ts';
 import { ThreadLimits } from './tunnel/thread-limits.ts';
 import { UsageMeter } from './tunnel/usage-meter.ts';
 
+/**
+ * How often open connections are metered and checked against the plan's traffic. A plan that runs out
+ * mid-connection is cut within this interval: its overdraft is at most what its open connections carry
+ * in 250 ms, and that overdraft is billed.
+ */
+export const SAMPLE_EVERY_MS = 250;
+
 export interface GatewaySettings {
   host: string;
   httpPort: number;
@@ -41,7 +48,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     sessions,
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
   });
-  // Long tunnels are billed as they go, not only when they close.
+  // Long tunnels are billed as they go, not only when they close, and are cut when the traffic runs out.
   let sampler: NodeJS.Timeout | undefined;
   return {
     meter,
@@ -51,7 +58,10 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
         http.once('error', reject);
         http.listen(settings.httpPort, settings.host, () => resolve());
       });
-      sampler = setInterval(() => meter.sampleOpen(), 1000);
+      sampler = setInterval(() => {
+        meter.sampleOpen();
+        meter.enforceTraffic((planId) => store.getPlanById(planId)?.trafficLeftBytes);
+      }, SAMPLE_EVERY_MS);
       sampler.unref();
       return { httpPort: (http.address() as AddressInfo).port };
     },

@@ -36,6 +36,7 @@ export interface Exit {
 export interface GatewayStore {
   /** The plan behind a proxy login; the store keeps these cached so the hot path never waits on a query. */
   getPlanByLogin(login: string): PlanAccess | undefined;
+  getPlanById(planId: string): PlanAccess | undefined;
   /** The plan a client address is allowlisted for. */
   getPlanByAddress(address: string): PlanAccess | undefined;
   listExits(poolType: PoolType): readonly Exit[];
@@ -62,6 +63,10 @@ export class InMemoryGatewayStore implements GatewayStore {
 
   getPlanByLogin(login: string): PlanAccess | undefined {
     return this.plansByLogin.get(login);
+  }
+
+  getPlanById(planId: string): PlanAccess | undefined {
+    return [...this.plansByLogin.values()].find((plan) => plan.planId === planId);
   }
 
   getPlanByAddress(address: string): PlanAccess | undefined {

@@ -20,6 +20,10 @@ export class DbGatewayStore implements GatewayStore {
     return this.plansByLogin.get(login);
   }
 
+  getPlanById(planId: string): PlanAccess | undefined {
+    return this.plansById.get(planId);
+  }
+
   getPlanByAddress(address: string): PlanAccess | undefined {
     return this.plansByAddress.get(address.replace(/^::ffff:/, ''));
   }

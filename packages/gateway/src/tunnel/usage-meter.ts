@@ -100,6 +100,29 @@ export class UsageMeter {
     }
   }
 
+  /**
+   * Closes every open connection of a plan whose traffic is used up (`leftBytes` minus what is pending).
+   * Run right after `sampleOpen()`: the overdraft is what the plan's connections carried since the last
+   * sample. Answers the plans that were cut.
+   */
+  enforceTraffic(leftBytes: (planId: string) => number | undefined): string[] {
+    const exhausted = new Set<string>();
+    const checked = new Set<string>();
+    for (const [socket, metered] of this.open) {
+      if (!checked.has(metered.planId)) {
+        checked.add(metered.planId);
+        const left = leftBytes(metered.planId);
+        if (left !== undefined && left - this.pendingBilledBytes(metered.planId) <= 0) {
+          exhausted.add(metered.planId);
+        }
+      }
+      if (exhausted.has(metered.planId)) {
+        socket.destroy();
+      }
+    }
+    return [...exhausted];
+  }
+
   /** Billed bytes (with the 2x extra) not yet drained for a plan, for limits between flushes. */
   pendingBilledBytes(planId: string): number {
     const usage = this.pending.get(planId);
