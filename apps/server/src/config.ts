@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -170,7 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     gateway: {
-      host: e.GATEWAY_HOST ?? `gw.${new URL(publicUrl).hostname}`,
+      host: e.GATEWAY_HOST ?? defaultGatewayHost(new URL(publicUrl).hostname),
       ip: e.GATEWAY_IP,
       httpPort: e.GATEWAY_HTTP_PORT,
       socksPort: e.GATEWAY_SOCKS_PORT,
@@ -209,4 +210,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
   };
+}
+
+/** gw.{site host} (SPEC section 9); a local or bare-address site uses its own host, which resolves everywhere. */
+function defaultGatewayHost(siteHost: string): string {
+  const host = siteHost.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || isIP(host) !== 0 ? host : `gw.${host}`;
 }

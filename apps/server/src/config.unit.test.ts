@@ -8,7 +8,7 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\/data$/);
     expect(config.publicUrl).toBe('http://localhost:3000');
-    expect(config.gateway.host).toBe('gw.localhost');
+    expect(config.gateway.host).toBe('localhost');
     expect([...config.roles].sort()).toEqual(['api', 'gateway', 'jobs', 'web']);
     expect(config.recaptcha).toBeNull();
   });
@@ -39,5 +39,7 @@ describe('loadConfig', () => {
 
   it('derives the gateway host from the public URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://bytegate.example/' }).gateway.host).toBe('gw.bytegate.example');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).gateway.host).toBe('127.0.0.1');
+    expect(loadConfig({ GATEWAY_HOST: 'proxy.example' }).gateway.host).toBe('proxy.example');
   });
 });

@@ -70,5 +70,11 @@ export const publicConfigSchema = z.object({
   recaptchaSiteKey: z.string().nullable(),
   /** True while a payment provider runs its built-in sandbox: the UI marks top-ups as test mode. */
   paymentsSandbox: z.boolean(),
+  /** Where customers point their tools: the gateway's host name, address and ports. */
+  gateway: z.object({
+    host: z.string(),
+    ip: z.string().nullable(),
+    httpPort: z.number().int(),
+  }),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

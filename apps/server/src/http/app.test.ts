@@ -92,7 +92,11 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
 
     it('tells the web app that no bot check is configured', async () => {
       const { body } = await server.request('GET', '/api/config');
-      expect(body).toEqual({ recaptchaSiteKey: null, paymentsSandbox: true });
+      expect(body).toEqual({
+        recaptchaSiteKey: null,
+        paymentsSandbox: true,
+        gateway: { host: '127.0.0.1', ip: null, httpPort: 8823 },
+      });
     });
   });
 
@@ -173,6 +177,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       expect((await server.request('GET', '/api/config')).body).toEqual({
         recaptchaSiteKey: 'test-site-key',
         paymentsSandbox: true,
+        gateway: expect.objectContaining({ httpPort: 8823 }),
       });
     });
 

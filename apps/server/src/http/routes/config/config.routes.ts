@@ -15,6 +15,14 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; paymentsSandb
         response: { 200: publicConfigSchema },
       },
     },
-    async () => ({ recaptchaSiteKey: config.recaptcha?.siteKey ?? null, paymentsSandbox }),
+    async () => ({
+      recaptchaSiteKey: config.recaptcha?.siteKey ?? null,
+      paymentsSandbox,
+      gateway: {
+        host: config.gateway.host,
+        ip: config.gateway.ip ?? null,
+        httpPort: config.gateway.httpPort,
+      },
+    }),
   );
 };
