@@ -25,6 +25,10 @@ export const errorCatalogue = {
   NOT_FOUND: 404,
   /** An account with this email already exists. */
   EMAIL_TAKEN: 409,
+  /** The address is already on a plan's allowlist (this one or another: one address, one plan). */
+  ALLOWLIST_ADDRESS_TAKEN: 409,
+  /** The plan's allowlist holds the most addresses it may. */
+  ALLOWLIST_FULL: 409,
   /** The body exceeds the size the server accepts (a 400, like any other bad body). */
   BODY_TOO_LARGE: 400,
   /** Too many requests from this address (or for this email). */

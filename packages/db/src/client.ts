@@ -40,6 +40,9 @@ export interface CreateDbOptions {
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // An idle connection that drops (a database restart, an administrator's kill) is discarded by the
+    // pool and the next query opens a new one; unheard, the pool's 'error' event would end the process.
+    pool.on('error', () => undefined);
     // Fail fast with the real reason (wrong host, no database) instead of at the first query.
     const probe = await pool.connect();
     probe.release();

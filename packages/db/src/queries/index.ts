@@ -1,3 +1,4 @@
+export * from './allowlist.ts';
 export * from './contact-messages.ts';
 export * from './gateway.ts';
 export * from './ledger.ts';
