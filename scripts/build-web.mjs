@@ -48,6 +48,8 @@ export function ensureWebBuilt({ quiet = false } = {}) {
   }
   const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
     cwd: join(root, 'apps/web'),
+    // Always the production build: a test runner's NODE_ENV=test would otherwise bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: quiet ? 'pipe' : 'inherit',
     encoding: 'utf8',
   });
