@@ -75,6 +75,9 @@ export const publicConfigSchema = z.object({
     host: z.string(),
     ip: z.string().nullable(),
     httpPort: z.number().int(),
+    socksPort: z.number().int(),
+    /** Each port of this range is one sticky session slot (HTTP or SOCKS5 on the same port). */
+    stickyPorts: z.object({ first: z.number().int(), last: z.number().int() }),
   }),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

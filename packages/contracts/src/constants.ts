@@ -4,6 +4,12 @@ export const PRODUCT_NAME = 'Bytegate';
 
 export const POOL_TYPES = ['datacenter', 'residential', 'mobile'] as const;
 export type PoolType = (typeof POOL_TYPES)[number];
+/** Pool names as people read them. */
+export const POOL_NAMES: Record<PoolType, string> = {
+  datacenter: 'Datacenter',
+  residential: 'Residential',
+  mobile: 'Mobile',
+};
 export const DEFAULT_POOL_TYPE: PoolType = 'residential';
 
 /** Price of one GB per pool, in integer cents. */

@@ -14,6 +14,20 @@ export function usePlans() {
   });
 }
 
+/** How often an open Usage Statistics card reads the plan again, so traffic moves as it is used. */
+const PLAN_REFRESH_MS = 5_000;
+
+/** One plan, kept fresh while shown (GET /api/subusers/get): traffic left in bytes, to the byte. */
+export function useLivePlan(plan: Plan) {
+  return useQuery({
+    queryKey: queryKeys.plan(plan.subUserId),
+    queryFn: () => apiRequest<Plan>('GET', `/subusers/get?subuser_id=${encodeURIComponent(plan.subUserId)}`),
+    initialData: plan,
+    initialDataUpdatedAt: 0,
+    refetchInterval: PLAN_REFRESH_MS,
+  });
+}
+
 export function usePurchasePlan() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -3,7 +3,10 @@ import { cn } from '../../lib/cn.ts';
 
 export function Card({ className, ...props }: ComponentProps<'section'>) {
   return (
-    <section className={cn('rounded-xl border border-gray-200 bg-white shadow-xs', className)} {...props} />
+    <section
+      className={cn('min-w-0 rounded-xl border border-gray-200 bg-white shadow-xs', className)}
+      {...props}
+    />
   );
 }
 

@@ -9,6 +9,7 @@ import { useSession } from '../../features/auth/session-store.ts';
 import { OrdersSection } from '../../features/billing/orders-section.tsx';
 import { PlansSection } from '../../features/billing/plans-section.tsx';
 import { TopupSection } from '../../features/billing/topup-section.tsx';
+import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { ComingSoonSection } from './sections/coming-soon-section.tsx';
@@ -145,6 +146,7 @@ function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: Secti
     case 'topup':
       return <TopupSection />;
     case 'proxy-setup':
+      return <ProxySetupSection onNavigate={onNavigate} />;
     case 'proxy-settings':
       return <PlaceholderSection id={id} />;
     default:

@@ -22,6 +22,8 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; paymentsSandb
         host: config.gateway.host,
         ip: config.gateway.ip ?? null,
         httpPort: config.gateway.httpPort,
+        socksPort: config.gateway.socksPort,
+        stickyPorts: config.gateway.stickyPorts,
       },
     }),
   );
