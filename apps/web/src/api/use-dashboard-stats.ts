@@ -1,14 +1,7 @@
+import type { DashboardStats } from '@bytegate/contracts/dashboard';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
-
-export interface DashboardStats {
-  activePlans: number;
-  totalAvailableGb: number;
-  errorRate: number;
-  totalRequests: number;
-  totalErrors: number;
-}
 
 const zeros: DashboardStats = {
   activePlans: 0,
@@ -30,6 +23,8 @@ export function useDashboardStats() {
         return zeros;
       }
     },
-    staleTime: 30_000,
+    // Read again whenever the overview is shown, and every 30 s while it stays open: usage moves.
+    staleTime: 0,
+    refetchInterval: 30_000,
   });
 }

@@ -56,3 +56,38 @@ export async function addUsage(
 export async function deleteUsageBefore(db: Executor, params: { before: Date }): Promise<void> {
   await db.delete(usageBuckets).where(sql`${usageBuckets.bucketStart} < ${params.before.toISOString()}`);
 }
+
+export interface DailyUsage extends UsageTotals {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+}
+
+/** Some plans' usage per UTC day since a moment; days without traffic are absent. */
+export async function sumUsageByDay(
+  db: Executor,
+  params: { planIds: string[]; since: Date },
+): Promise<DailyUsage[]> {
+  if (params.planIds.length === 0) {
+    return [];
+  }
+  const day = sql<string>`to_char(${usageBuckets.bucketStart} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      day,
+      bytes: sql<string>`sum(${usageBuckets.bytes})`,
+      extraBytes: sql<string>`sum(${usageBuckets.extraBytes})`,
+      requests: sql<string>`sum(${usageBuckets.requests})`,
+      errors: sql<string>`sum(${usageBuckets.errors})`,
+    })
+    .from(usageBuckets)
+    .where(and(inArray(usageBuckets.planId, params.planIds), gte(usageBuckets.bucketStart, params.since)))
+    .groupBy(day)
+    .orderBy(day);
+  return rows.map((row) => ({
+    day: row.day,
+    bytes: Number(row.bytes),
+    extraBytes: Number(row.extraBytes),
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+  }));
+}

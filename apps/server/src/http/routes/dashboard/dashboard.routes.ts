@@ -1,21 +1,21 @@
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
-import { listActivePlans, sumUsage } from '@bytegate/db/queries';
+import {
+  dashboardStatsResponseSchema,
+  dashboardTrafficResponseSchema,
+  lastUtcDays,
+  USAGE_WINDOW_DAYS,
+} from '@bytegate/contracts/dashboard';
+import { listActivePlans, sumUsage, sumUsageByDay } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
 import { getAuth } from '../../plugins/auth.ts';
 
-export const dashboardStatsResponseSchema = z.object({
-  metrics: z.object({
-    activePlans: z.number().int(),
-    totalAvailableGb: z.number(),
-    errorRate: z.number(),
-    totalRequests: z.number().int(),
-    totalErrors: z.number().int(),
-  }),
-});
+const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The overview: metrics and the daily traffic chart, from the gateway's usage buckets. */
 export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.addHook('onRequest', app.requireAuth);
+
   app.get(
     '/dashboard/stats',
     {
@@ -25,7 +25,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
         security: [{ bearer: [] }],
         response: { 200: dashboardStatsResponseSchema },
       },
-      onRequest: app.requireAuth,
     },
     async (request) => {
       const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
@@ -35,7 +34,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
       );
       const usage = await sumUsage(ctx.db, {
         planIds: plans.map((plan) => plan.id),
-        since: new Date(Date.now() - 30 * 24 * 60 * 60 * 1000),
+        since: new Date(Date.now() - USAGE_WINDOW_DAYS * DAY_MS),
       });
       const totalRequests = usage.requests;
       const totalErrors = usage.errors;
@@ -47,6 +46,30 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
           totalRequests,
           totalErrors,
         },
+      };
+    },
+  );
+
+  app.get(
+    '/dashboard/traffic',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Traffic per UTC day over the last 30 days, all plans together',
+        security: [{ bearer: [] }],
+        response: { 200: dashboardTrafficResponseSchema },
+      },
+    },
+    async (request) => {
+      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
+      const days = lastUtcDays(new Date(), USAGE_WINDOW_DAYS);
+      const rows = await sumUsageByDay(ctx.db, {
+        planIds: plans.map((plan) => plan.id),
+        since: new Date(`${days[0]}T00:00:00Z`),
+      });
+      const byDay = new Map(rows.map((row) => [row.day, row]));
+      return {
+        days: days.map((day) => byDay.get(day) ?? { day, bytes: 0, extraBytes: 0, requests: 0, errors: 0 }),
       };
     },
   );

@@ -13,6 +13,7 @@ import { useDashboardStats } from '../../../api/use-dashboard-stats.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useSession } from '../../../features/auth/session-store.ts';
+import { TrafficChartCard } from '../../../features/dashboard/traffic-chart-card.tsx';
 import type { SectionId } from '../sections.ts';
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -91,6 +92,8 @@ export function OverviewSection({ onNavigate }: { onNavigate: (id: SectionId) =>
           </Card>
         ))}
       </section>
+
+      <TrafficChartCard />
 
       <div className="grid gap-6 lg:grid-cols-5">
         <Card className="lg:col-span-3">

@@ -1,0 +1,78 @@
+import type { DailyTraffic } from '@bytegate/contracts/dashboard';
+import { lazy, Suspense } from 'react';
+import { useDashboardTraffic } from '../../api/use-dashboard-traffic.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+
+// The chart library is large: it loads after the rest of the overview has shown.
+const TrafficBars = lazy(() => import('./traffic-bars.tsx'));
+
+const UNITS = [
+  { name: 'GB', bytes: 1024 ** 3 },
+  { name: 'MB', bytes: 1024 ** 2 },
+  { name: 'KB', bytes: 1024 },
+] as const;
+
+/** The largest unit in which `bytes` reads as at least 1 (KB below that). */
+export function unitFor(bytes: number): (typeof UNITS)[number] {
+  return UNITS.find((unit) => bytes >= unit.bytes) ?? UNITS[2];
+}
+
+/** The axis unit: the busiest day's, so the bars read as whole-ish numbers. */
+export function chartUnit(days: readonly DailyTraffic[]) {
+  return unitFor(Math.max(0, ...days.map((day) => day.bytes)));
+}
+
+const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const formatDay = (day: string) => dayLabel.format(new Date(`${day}T00:00:00Z`));
+
+/** Daily traffic over the last 30 days, all plans together. */
+export function TrafficChartCard() {
+  const traffic = useDashboardTraffic();
+  const days = traffic.data ?? [];
+  const unit = chartUnit(days);
+  const totalBytes = days.reduce((sum, day) => sum + day.bytes, 0);
+  const totalUnit = unitFor(totalBytes);
+  const data = days.map((day) => ({
+    label: formatDay(day.day),
+    value: Math.round((day.bytes / unit.bytes) * 100) / 100,
+    requests: day.requests,
+  }));
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Traffic, last 30 days</CardTitle>
+        <CardDescription>
+          {traffic.isSuccess
+            ? `${(totalBytes / totalUnit.bytes).toFixed(2)} ${totalUnit.name} carried, per UTC day`
+            : 'Bytes carried per UTC day, all pools together'}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {traffic.isPending ? (
+          <Skeleton className="h-56 w-full" />
+        ) : traffic.isError ? (
+          <Alert tone="error" className="flex items-center justify-between gap-3">
+            <span>Failed to load the traffic chart.</span>
+            <Button type="button" variant="secondary" size="sm" onClick={() => void traffic.refetch()}>
+              Retry
+            </Button>
+          </Alert>
+        ) : totalBytes === 0 ? (
+          <p className="flex h-56 items-center justify-center rounded-lg border border-dashed border-gray-200 px-4 text-center text-sm text-gray-500">
+            No traffic yet. Your daily usage appears here once requests go through the gateway.
+          </p>
+        ) : (
+          <div className="h-56" data-testid="traffic-chart">
+            <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+              <TrafficBars data={data} unit={unit.name} />
+            </Suspense>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
