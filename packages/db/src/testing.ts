@@ -11,7 +11,9 @@ export function testDatabaseKinds(): Array<'pglite' | 'postgres'> {
  * A fresh, migrated database that no other test sees: an in-memory PGlite, or a new PostgreSQL
  * database created beside TEST_DATABASE_URL's and dropped on close.
  */
-export async function createTestDb(kind: 'pglite' | 'postgres'): Promise<DbHandle> {
+export async function createTestDb(
+  kind: 'pglite' | 'postgres',
+): Promise<DbHandle & { databaseUrl?: string }> {
   if (kind === 'pglite') {
     const handle = await createDb({ dataDir: null });
     await handle.migrate();
@@ -32,6 +34,7 @@ export async function createTestDb(kind: 'pglite' | 'postgres'): Promise<DbHandl
   await handle.migrate();
   return {
     ...handle,
+    databaseUrl: url.toString(),
     async close() {
       await handle.close();
       const dropper = new pg.Client({ connectionString: adminUrl });

@@ -8,7 +8,8 @@ import { buildApp } from '../http/app.ts';
 export interface TestServer {
   url: string;
   app: FastifyInstance;
-  database: DbHandle;
+  /** The database; `databaseUrl` is set on PostgreSQL, so another process can open it too. */
+  database: DbHandle & { databaseUrl?: string };
   config: Config;
   /** Real HTTP to the running server; answers the status and the parsed JSON body. */
   request<T = Record<string, unknown>>(
