@@ -34,6 +34,22 @@ const portRange = z
     'must be an ascending range of ports',
   );
 
+const portList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const parts = (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    const ports = parts.map(Number);
+    if (ports.some((n) => !Number.isInteger(n) || n < 1 || n > 65535)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of ports, like 25,3306' });
+      return z.NEVER;
+    }
+    return ports;
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -69,6 +85,7 @@ const envSchema = z.object({
   GATEWAY_SOCKS_PORT: port.default(8824),
   GATEWAY_STICKY_PORTS: portRange.default({ first: 10000, last: 10099 }),
   GATEWAY_ALLOW_PRIVATE_TARGETS: flag,
+  GATEWAY_OPEN_PORTS: portList,
   RECAPTCHA_SITE_KEY: optionalText,
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -104,6 +121,8 @@ export interface Config {
     socksPort: number;
     stickyPorts: { first: number; last: number };
     allowPrivateTargets: boolean;
+    /** Ports opened for everyone on top of the default list (development and tests). */
+    extraOpenPorts: number[];
   };
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
   /** Per client address unless the name says otherwise. */
@@ -177,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       socksPort: e.GATEWAY_SOCKS_PORT,
       stickyPorts: e.GATEWAY_STICKY_PORTS,
       allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE_TARGETS,
+      extraOpenPorts: e.GATEWAY_OPEN_PORTS,
     },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY

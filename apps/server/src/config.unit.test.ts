@@ -20,6 +20,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ROLES: 'web,cake' })).toThrow(/ROLES/);
     expect(() => loadConfig({ GATEWAY_STICKY_PORTS: '20000-10000' })).toThrow(/GATEWAY_STICKY_PORTS/);
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ GATEWAY_OPEN_PORTS: '25,smtp' })).toThrow(/GATEWAY_OPEN_PORTS/);
+    expect(() => loadConfig({ GATEWAY_OPEN_PORTS: '70000' })).toThrow(/GATEWAY_OPEN_PORTS/);
+  });
+
+  it('reads extra open ports for development', () => {
+    expect(loadConfig({}).gateway.extraOpenPorts).toEqual([]);
+    expect(loadConfig({ GATEWAY_OPEN_PORTS: ' 25, 3306 ' }).gateway.extraOpenPorts).toEqual([25, 3306]);
   });
 
   it('needs both reCAPTCHA keys or neither', () => {

@@ -33,7 +33,7 @@ export async function runGateway(
     host: overrides.host ?? config.host,
     httpPort: overrides.httpPort ?? config.gateway.httpPort,
     allowPrivateTargets: config.gateway.allowPrivateTargets,
-    openPorts: overrides.openPorts ?? DEFAULT_OPEN_PORTS,
+    openPorts: overrides.openPorts ?? new Set([...DEFAULT_OPEN_PORTS, ...config.gateway.extraOpenPorts]),
   });
   const { httpPort } = await gateway.listen();
 
