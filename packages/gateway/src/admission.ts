@@ -42,6 +42,7 @@ export function admit(
   deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
   credentials: { username: string; password: string } | null,
   socket: Socket,
+  stickyPort?: number,
 ): Admitted {
   let plan: PlanAccess | undefined;
   let targeting: UsernameParams = {};
@@ -52,6 +53,12 @@ export function admit(
       throw new GatewayError('NO_USER', 'Wrong proxy login or password');
     }
     targeting = parsed.params;
+    if (stickyPort !== undefined && targeting.sessionId) {
+      throw new GatewayError(
+        'PARAM_CONFLICT',
+        'sessid cannot be used on a sticky port: the port is the session (use the main ports for sessid)',
+      );
+    }
   } else {
     plan = socket.remoteAddress ? deps.store.getPlanByAddress(socket.remoteAddress) : undefined;
     if (!plan) {

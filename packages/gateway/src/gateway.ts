@@ -1,6 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHttpProxyServer } from './listeners/http-proxy.ts';
+import type { Server as HttpServer } from 'node:http';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { createHttpProxyServer, type HttpProxyDeps } from './listeners/http-proxy.ts';
+import { handleSocks5 } from './listeners/socks5.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore } from './store.ts';
@@ -14,61 +15,146 @@ import { UsageMeter } from './tunnel/usage-meter.ts';
  */
 export const SAMPLE_EVERY_MS = 250;
 
+/** A client that connects to a sticky port and sends nothing is dropped after this. */
+const FIRST_BYTE_TIMEOUT_MS = 10_000;
+
+export interface PortRange {
+  first: number;
+  last: number;
+}
+
 export interface GatewaySettings {
   host: string;
+  /** 0 picks a free port (tests). */
   httpPort: number;
+  /** 0 picks a free port; undefined runs no SOCKS5 listener. */
+  socksPort?: number | undefined;
+  /** Each port is one sticky session slot, HTTP or SOCKS5 told apart by the first byte. */
+  stickyPorts?: PortRange | undefined;
   allowPrivateTargets: boolean;
   openPorts?: ReadonlySet<number>;
   /** Sticky window in minutes when the username has no sessttl (default 30, SPEC section 9). */
   defaultSessionTtlMinutes?: number;
 }
 
+export interface ListeningPorts {
+  httpPort: number;
+  socksPort: number | undefined;
+  stickyPorts: PortRange | undefined;
+}
+
 export interface Gateway {
   meter: UsageMeter;
   threads: ThreadLimits;
-  /** Starts the listeners; answers the ports they really got (0 in settings means any free port). */
-  listen(): Promise<{ httpPort: number }>;
+  /** Starts the listeners; answers the ports they really got. */
+  listen(): Promise<ListeningPorts>;
   close(): Promise<void>;
+}
+
+function listenOn(server: Server | HttpServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** A TCP listener that tracks its sockets, so close() can end them all. */
+function createTrackedServer(onSocket: (socket: Socket) => void): { server: Server; sockets: Set<Socket> } {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  return { server, sockets };
 }
 
 /** The proxy engine: listeners over one store, one meter and one set of thread limits. */
 export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
   const meter = new UsageMeter();
   const threads = new ThreadLimits();
-  const policy = {
-    allowPrivateTargets: settings.allowPrivateTargets,
-    openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
-  };
-  const sessions = new StickySessions();
-  const http: Server = createHttpProxyServer({
+  const sticky = settings.stickyPorts;
+  const deps: HttpProxyDeps = {
     store,
     threads,
     meter,
-    policy,
-    sessions,
+    policy: {
+      allowPrivateTargets: settings.allowPrivateTargets,
+      openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
+    },
+    sessions: new StickySessions(),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
-  });
+    stickyPortOf: (socket) => {
+      const port = socket.localPort;
+      return sticky && port !== undefined && port >= sticky.first && port <= sticky.last ? port : undefined;
+    },
+  };
+  const http = createHttpProxyServer(deps);
+  const tcpServers: Array<{ server: Server; sockets: Set<Socket> }> = [];
+  if (settings.socksPort !== undefined) {
+    tcpServers.push(createTrackedServer((socket) => void handleSocks5(deps, socket)));
+  }
+  // A sticky port speaks both protocols: a SOCKS5 greeting starts with 0x05, an HTTP request never does.
+  const stickyServers = sticky
+    ? Array.from({ length: sticky.last - sticky.first + 1 }, () =>
+        createTrackedServer((socket) => {
+          socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+          socket.once('data', (first: Buffer) => {
+            socket.setTimeout(0);
+            socket.pause();
+            socket.unshift(first);
+            if (first[0] === 0x05) {
+              void handleSocks5(deps, socket, deps.stickyPortOf(socket));
+            } else {
+              http.emit('connection', socket);
+              socket.resume();
+            }
+          });
+          socket.on('error', () => socket.destroy());
+        }),
+      )
+    : [];
+
   // Long tunnels are billed as they go, not only when they close, and are cut when the traffic runs out.
   let sampler: NodeJS.Timeout | undefined;
   return {
     meter,
     threads,
     async listen() {
-      await new Promise<void>((resolve, reject) => {
-        http.once('error', reject);
-        http.listen(settings.httpPort, settings.host, () => resolve());
-      });
+      const httpPort = await listenOn(http, settings.httpPort, settings.host);
+      const socks = tcpServers[0];
+      const socksPort =
+        socks && settings.socksPort !== undefined
+          ? await listenOn(socks.server, settings.socksPort, settings.host)
+          : undefined;
+      if (sticky) {
+        await Promise.all(
+          stickyServers.map(({ server }, i) => listenOn(server, sticky.first + i, settings.host)),
+        );
+      }
       sampler = setInterval(() => {
         meter.sampleOpen();
         meter.enforceTraffic((planId) => store.getPlanById(planId)?.trafficLeftBytes);
       }, SAMPLE_EVERY_MS);
       sampler.unref();
-      return { httpPort: (http.address() as AddressInfo).port };
+      return { httpPort, socksPort, stickyPorts: sticky };
     },
     async close() {
       clearInterval(sampler);
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      const closing = [new Promise<void>((resolve) => http.close(() => resolve()))];
+      for (const { server, sockets } of [...tcpServers, ...stickyServers]) {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        if (server.listening) {
+          closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
+        }
+      }
+      await Promise.all(closing);
     },
   };
 }

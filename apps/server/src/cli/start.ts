@@ -59,8 +59,15 @@ export async function start(config: Config): Promise<void> {
     gateway = await runGateway(config, database.db, app.log);
   }
   const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  const host = config.gateway.host;
   const proxy = gateway
-    ? `\n  Proxy gateway: http://${config.gateway.host}:${gateway.httpPort} (HTTP and CONNECT)`
+    ? [
+        `\n  Proxy gateway: http://${host}:${gateway.httpPort} (HTTP and CONNECT)`,
+        gateway.socksPort === undefined ? '' : `, socks5://${host}:${gateway.socksPort}`,
+        gateway.stickyPorts
+          ? `, sticky ports ${gateway.stickyPorts.first}-${gateway.stickyPorts.last} (HTTP or SOCKS5)`
+          : '',
+      ].join('')
     : '';
   console.log(
     `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n`,

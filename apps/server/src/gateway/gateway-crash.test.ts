@@ -130,6 +130,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a gateway killed mid-transfer (Po
       DATABASE_URL: server.database.databaseUrl ?? '',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      PORT: String(await freePort()),
       GATEWAY_HTTP_PORT: String(gatewayPort),
       GATEWAY_SOCKS_PORT: String(await freePort()),
       GATEWAY_STICKY_PORTS: (() => {

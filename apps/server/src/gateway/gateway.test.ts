@@ -46,6 +46,8 @@ describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind)
     });
     gateway = await runGateway(server.config, server.database.db, console, {
       httpPort: 0,
+      socksPort: null,
+      stickyPorts: null,
       host: '127.0.0.1',
       openPorts: new Set([originPort]),
     });

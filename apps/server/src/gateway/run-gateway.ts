@@ -1,5 +1,5 @@
 import type { Database } from '@bytegate/db';
-import { createGateway, DEFAULT_OPEN_PORTS } from '@bytegate/gateway';
+import { createGateway, DEFAULT_OPEN_PORTS, type ListeningPorts, type PortRange } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DbGatewayStore } from './db-gateway-store.ts';
@@ -7,8 +7,7 @@ import { DbGatewayStore } from './db-gateway-store.ts';
 const REFRESH_EVERY_MS = 1000;
 const FLUSH_EVERY_MS = 1000;
 
-export interface RunningGateway {
-  httpPort: number;
+export interface RunningGateway extends ListeningPorts {
   store: DbGatewayStore;
   /** Flushes what is metered and stops the listeners. */
   stop(): Promise<void>;
@@ -25,17 +24,28 @@ export async function runGateway(
   config: Config,
   db: Database,
   log: Pick<FastifyBaseLogger, 'error'>,
-  overrides: { httpPort?: number; host?: string; openPorts?: ReadonlySet<number> } = {},
+  overrides: {
+    httpPort?: number;
+    /** null runs no SOCKS5 listener; 0 picks a free port. */
+    socksPort?: number | null;
+    /** null runs no sticky ports. */
+    stickyPorts?: PortRange | null;
+    host?: string;
+    openPorts?: ReadonlySet<number>;
+  } = {},
 ): Promise<RunningGateway> {
   const store = new DbGatewayStore(db);
   await store.refresh();
   const gateway = createGateway(store, {
     host: overrides.host ?? config.host,
     httpPort: overrides.httpPort ?? config.gateway.httpPort,
+    socksPort: overrides.socksPort === null ? undefined : (overrides.socksPort ?? config.gateway.socksPort),
+    stickyPorts:
+      overrides.stickyPorts === null ? undefined : (overrides.stickyPorts ?? config.gateway.stickyPorts),
     allowPrivateTargets: config.gateway.allowPrivateTargets,
     openPorts: overrides.openPorts ?? new Set([...DEFAULT_OPEN_PORTS, ...config.gateway.extraOpenPorts]),
   });
-  const { httpPort } = await gateway.listen();
+  const ports = await gateway.listen();
 
   let isFlushing = false;
   const flush = async () => {
@@ -61,7 +71,7 @@ export async function runGateway(
   flusher.unref();
 
   return {
-    httpPort,
+    ...ports,
     store,
     flush,
     async stop() {

@@ -12,7 +12,7 @@ import type { TargetPolicy } from '../policy/target-policy.ts';
 import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { GatewayStore } from '../store.ts';
-import { connectThroughExit, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
+import { connectThroughExit, type ExitChoice, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
 import type { UsageMeter } from '../tunnel/usage-meter.ts';
 
@@ -24,6 +24,8 @@ export interface HttpProxyDeps {
   threads: ThreadLimits;
   meter: UsageMeter;
   policy: TargetPolicy;
+  /** The sticky port a client connected to, if it did: the port is then its session. */
+  stickyPortOf: (socket: Socket) => number | undefined;
 }
 
 // Hop-by-hop and proxy headers never go to the target.
@@ -76,11 +78,16 @@ function refuse(deps: HttpProxyDeps, client: Socket, error: unknown, admitted: A
   }
 }
 
-function exitChoice(deps: HttpProxyDeps, admitted: Admitted) {
+export function exitChoice(
+  deps: Pick<HttpProxyDeps, 'sessions' | 'defaultSessionTtlMinutes'>,
+  admitted: Admitted,
+  stickyPort: number | undefined,
+): ExitChoice {
   return {
     sessions: deps.sessions,
     planId: admitted.plan.planId,
     defaultTtlMinutes: deps.defaultSessionTtlMinutes,
+    stickyPort,
   };
 }
 
@@ -96,8 +103,9 @@ function parseAuthority(authority: string | undefined): Target | null {
 async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, client: Socket, head: Buffer) {
   let admitted: Admitted | null = null;
   client.on('error', () => client.destroy());
+  const stickyPort = deps.stickyPortOf(client);
   try {
-    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client);
+    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client, stickyPort);
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
     const target = parseAuthority(request.url);
     if (!target) {
@@ -109,7 +117,7 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
       admitted.targeting,
       address,
       target.port,
-      exitChoice(deps, admitted),
+      exitChoice(deps, admitted, stickyPort),
     );
     deps.meter.countRequest(admitted.plan.planId);
     if (head.length > 0) {
@@ -128,9 +136,10 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
 
 async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, response: ServerResponse) {
   const client = request.socket;
+  const stickyPort = deps.stickyPortOf(client);
   let admitted: Admitted | null = null;
   try {
-    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client);
+    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client, stickyPort);
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
     let url: URL;
     try {
@@ -148,7 +157,7 @@ async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, resp
       admitted.targeting,
       address,
       port,
-      exitChoice(deps, admitted),
+      exitChoice(deps, admitted, stickyPort),
     );
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) {

@@ -39,25 +39,41 @@ export function pickExit(exits: readonly Exit[], targeting: UsernameParams, avoi
   return choices[Math.floor(Math.random() * choices.length)] ?? (matching[0] as Exit);
 }
 
+export interface StickyChoice {
+  sessions: StickySessions;
+  planId: string;
+  defaultTtlMinutes: number;
+  /** The sticky port the client connected to: the port is then the session. */
+  stickyPort?: number | undefined;
+}
+
+/** The session a connection belongs to: its `sessid`, or its sticky port; none when rotating. */
+export function sessionKey(sticky: StickyChoice, targeting: UsernameParams): string | undefined {
+  if (targeting.sessionId) {
+    return `${sticky.planId}|${targeting.sessionId}`;
+  }
+  return sticky.stickyPort === undefined ? undefined : `${sticky.planId}|port:${sticky.stickyPort}`;
+}
+
+export function sessionTtlMs(sticky: StickyChoice, targeting: UsernameParams): number {
+  return (targeting.sessionTtlMinutes ?? sticky.defaultTtlMinutes) * 60_000;
+}
+
 /**
- * The exit for a connection: rotating (a new pick each time) unless the targeting names a session, in
- * which case the session keeps its exit for `sessttl` (or the plan's rotation interval) minutes.
+ * The exit for a connection: rotating (a new pick each time) unless it belongs to a session (a `sessid`
+ * or a sticky port), which keeps its exit for `sessttl` (or the plan's rotation interval) minutes.
  */
-export function chooseExit(
-  exits: readonly Exit[],
-  targeting: UsernameParams,
-  sticky: { sessions: StickySessions; planId: string; defaultTtlMinutes: number },
-): Exit {
-  if (!targeting.sessionId) {
+export function chooseExit(exits: readonly Exit[], targeting: UsernameParams, sticky: StickyChoice): Exit {
+  const key = sessionKey(sticky, targeting);
+  if (!key) {
     return pickExit(exits, targeting);
   }
   const matching = exits.filter((exit) => exitMatches(exit, targeting));
-  const key = `${sticky.planId}|${targeting.sessionId}`;
   const bound = sticky.sessions.get(key, matching);
   if (bound) {
     return bound;
   }
   const exit = pickExit(matching, targeting);
-  sticky.sessions.bind(key, exit, (targeting.sessionTtlMinutes ?? sticky.defaultTtlMinutes) * 60_000);
+  sticky.sessions.bind(key, exit, sessionTtlMs(sticky, targeting));
   return exit;
 }

@@ -2,8 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { GatewayError } from '../errors.ts';
 import { checkAddress, checkPort, type TargetPolicy } from '../policy/target-policy.ts';
-import { chooseExit, pickExit } from '../routing/select-exit.ts';
-import type { StickySessions } from '../routing/sticky-sessions.ts';
+import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { UsernameParams } from '../routing/username.ts';
 import type { Exit } from '../store.ts';
 
@@ -43,12 +42,8 @@ function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
   });
 }
 
-/** Rotating or sticky, per the targeting: see chooseExit. */
-export interface ExitChoice {
-  sessions: StickySessions;
-  planId: string;
-  defaultTtlMinutes: number;
-}
+/** Rotating or sticky, per the targeting and the port: see chooseExit. */
+export type ExitChoice = StickyChoice;
 
 /**
  * Connects through a matching exit (the session's, when the targeting names one); when that exit
@@ -66,12 +61,9 @@ export async function connectThroughExit(
     return { exit: first, socket: await openFrom(first, address, port) };
   } catch {
     const second = pickExit(exits, targeting, first.id);
-    if (targeting.sessionId) {
-      choice.sessions.bind(
-        `${choice.planId}|${targeting.sessionId}`,
-        second,
-        (targeting.sessionTtlMinutes ?? choice.defaultTtlMinutes) * 60_000,
-      );
+    const key = sessionKey(choice, targeting);
+    if (key) {
+      choice.sessions.bind(key, second, sessionTtlMs(choice, targeting));
     }
     try {
       return { exit: second, socket: await openFrom(second, address, port) };

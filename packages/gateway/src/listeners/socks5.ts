@@ -1,0 +1,236 @@
+import { isIPv4, isIPv6, type Socket } from 'node:net';
+import { type Admitted, admit } from '../admission.ts';
+import { GatewayError, gatewayErrors } from '../errors.ts';
+import { connectThroughExit, resolveTarget } from '../tunnel/connect-exit.ts';
+import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
+
+/** A client that has not finished its handshake by then is dropped. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+const METHOD_NONE = 0x00;
+const METHOD_USERPASS = 0x02;
+const NO_ACCEPTABLE_METHOD = Buffer.from([0x05, 0xff]);
+const AUTH_OK = Buffer.from([0x01, 0x00]);
+const AUTH_FAILED = Buffer.from([0x01, 0x01]);
+const REP_GENERAL_FAILURE = 0x01;
+const REP_NOT_ALLOWED = 0x02;
+const REP_COMMAND_NOT_SUPPORTED = 0x07;
+const REP_ADDRESS_NOT_SUPPORTED = 0x08;
+
+export type Socks5Deps = HttpProxyDeps;
+
+/** A REP reply: the code, and the bound address the exit connected from (zeros on a refusal). */
+function reply(rep: number, address = '0.0.0.0', port = 0): Buffer {
+  let atyp = 0x01;
+  let addressBytes: Buffer = Buffer.alloc(4);
+  if (isIPv4(address)) {
+    addressBytes = Buffer.from(address.split('.').map(Number));
+  } else if (isIPv6(address)) {
+    atyp = 0x04;
+    addressBytes = ipv6Bytes(address);
+  }
+  const out = Buffer.alloc(4 + addressBytes.length + 2);
+  out[0] = 0x05;
+  out[1] = rep;
+  out[3] = atyp;
+  addressBytes.copy(out, 4);
+  out.writeUInt16BE(port, 4 + addressBytes.length);
+  return out;
+}
+
+function ipv6Bytes(address: string): Buffer {
+  const [head = '', tail = ''] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const all = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  const out = Buffer.alloc(16);
+  all.forEach((group, i) => {
+    out.writeUInt16BE(Number.parseInt(group, 16) || 0, i * 2);
+  });
+  return out;
+}
+
+function ipv6Text(bytes: Buffer): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) {
+    groups.push(bytes.readUInt16BE(i).toString(16));
+  }
+  return groups.join(':');
+}
+
+/**
+ * Reads a handshake from a socket piece by piece: `need(n)` resolves with exactly n bytes however the
+ * client chunks them; whatever arrives after the last message is handed back for the tunnel.
+ */
+class HandshakeReader {
+  private buffered: Buffer = Buffer.alloc(0);
+  private waiting: { size: number; resolve: (bytes: Buffer) => void; reject: (error: Error) => void } | null =
+    null;
+  private readonly onData = (chunk: Buffer) => {
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    this.settle();
+  };
+  private readonly onEnd = () => {
+    this.waiting?.reject(new Error('client closed during the handshake'));
+    this.waiting = null;
+  };
+
+  constructor(private readonly socket: Socket) {
+    socket.on('data', this.onData);
+    socket.once('close', this.onEnd);
+    // A sticky port paused the socket to peek at its first byte.
+    socket.resume();
+  }
+
+  need(size: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.waiting = { size, resolve, reject };
+      this.settle();
+    });
+  }
+
+  private settle(): void {
+    if (this.waiting && this.buffered.length >= this.waiting.size) {
+      const { size, resolve } = this.waiting;
+      this.waiting = null;
+      const bytes = this.buffered.subarray(0, size);
+      this.buffered = this.buffered.subarray(size);
+      resolve(bytes);
+    }
+  }
+
+  /** Stops reading; answers the bytes the client sent past the handshake. */
+  release(): Buffer {
+    this.socket.off('data', this.onData);
+    this.socket.off('close', this.onEnd);
+    this.socket.pause();
+    return this.buffered;
+  }
+}
+
+/** Refusal after the method stage: the REP code for the error, the reply left out of the bill. */
+function refuseRequest(deps: Socks5Deps, client: Socket, error: unknown, admitted: Admitted | null): void {
+  const gatewayError =
+    error instanceof GatewayError
+      ? error
+      : new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
+  const socks = gatewayErrors[gatewayError.code].socks;
+  const bytes = reply('rep' in socks ? socks.rep : REP_NOT_ALLOWED);
+  if (admitted) {
+    deps.meter.exclude(client, bytes.length);
+    deps.meter.countRequest(admitted.plan.planId, gatewayError.code);
+  }
+  client.end(bytes);
+}
+
+/**
+ * One SOCKS5 client (RFC 1928 CONNECT, RFC 1929 username/password, no-auth for allowlisted addresses).
+ * Auth-stage refusals (credentials, traffic, threads, username grammar) answer RFC 1929 failure; later
+ * ones answer their REP code. Once connected the sockets are piped and metered at the client socket.
+ */
+export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?: number): Promise<void> {
+  client.on('error', () => client.destroy());
+  client.setTimeout(HANDSHAKE_TIMEOUT_MS, () => client.destroy());
+  const reader = new HandshakeReader(client);
+  let admitted: Admitted | null = null;
+  try {
+    const [version, methodCount = 0] = await reader.need(2);
+    if (version !== 0x05) {
+      client.destroy();
+      return;
+    }
+    const methods = await reader.need(methodCount);
+    let credentials: { username: string; password: string } | null = null;
+    if (methods.includes(METHOD_USERPASS)) {
+      client.write(Buffer.from([0x05, METHOD_USERPASS]));
+      const [authVersion, userLength = 0] = await reader.need(2);
+      if (authVersion !== 0x01) {
+        client.destroy();
+        return;
+      }
+      const username = (await reader.need(userLength)).toString('utf8');
+      const [passwordLength = 0] = await reader.need(1);
+      const password = (await reader.need(passwordLength)).toString('utf8');
+      credentials = { username, password };
+      try {
+        admitted = admit(deps, credentials, client, stickyPort);
+      } catch {
+        client.end(AUTH_FAILED);
+        return;
+      }
+      client.write(AUTH_OK);
+    } else if (
+      methods.includes(METHOD_NONE) &&
+      client.remoteAddress &&
+      deps.store.getPlanByAddress(client.remoteAddress)
+    ) {
+      client.write(Buffer.from([0x05, METHOD_NONE]));
+    } else {
+      client.end(NO_ACCEPTABLE_METHOD);
+      return;
+    }
+
+    const [requestVersion, command, , addressType] = await reader.need(4);
+    let host: string;
+    if (addressType === 0x01) {
+      host = [...(await reader.need(4))].join('.');
+    } else if (addressType === 0x04) {
+      host = ipv6Text(await reader.need(16));
+    } else if (addressType === 0x03) {
+      const [length = 0] = await reader.need(1);
+      host = (await reader.need(length)).toString('latin1');
+    } else {
+      client.end(reply(REP_ADDRESS_NOT_SUPPORTED));
+      return;
+    }
+    const port = (await reader.need(2)).readUInt16BE(0);
+    if (requestVersion !== 0x05 || command !== 0x01) {
+      client.end(reply(REP_COMMAND_NOT_SUPPORTED));
+      return;
+    }
+    if (!admitted) {
+      // Allowlisted, no credentials: admitted at the request, so a refusal can only answer a REP code.
+      try {
+        admitted = admit(deps, null, client, stickyPort);
+      } catch (error) {
+        refuseRequest(deps, client, error, null);
+        return;
+      }
+    }
+    deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+
+    const address = await resolveTarget(deps.policy, { host, port });
+    const { socket: upstream } = await connectThroughExit(
+      deps.store.listExits(admitted.plan.poolType),
+      admitted.targeting,
+      address,
+      port,
+      exitChoice(deps, admitted, stickyPort),
+    );
+    deps.meter.countRequest(admitted.plan.planId);
+    const early = reader.release();
+    client.setTimeout(0);
+    client.write(reply(0x00, upstream.localAddress, upstream.localPort));
+    if (early.length > 0) {
+      upstream.write(early);
+    }
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.resume();
+  } catch (error) {
+    if (client.destroyed) {
+      return;
+    }
+    if (error instanceof GatewayError || admitted) {
+      refuseRequest(deps, client, error, admitted);
+    } else {
+      client.end(reply(REP_GENERAL_FAILURE));
+    }
+  }
+}
