@@ -1,7 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { newAccount, signUpThroughForm } from './support/journeys.ts';
+import {
+  newAccount,
+  openSection as openSectionIn,
+  signUpThroughForm,
+  topUp as topUpIn,
+} from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 let server: RunningServer;
@@ -22,23 +27,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const openSection = (name: string) =>
-  page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name }).click();
+const openSection = (name: string) => openSectionIn(page, name);
 const balanceText = () => page.getByTestId('balance').textContent();
-
-async function topUp(provider: 'Cryptomus' | 'Bitcart', amount: string) {
-  await openSection('Top-up');
-  await page.getByRole('button', { name: `$${amount}`, exact: true }).click();
-  await page.getByRole('button', { name: `Pay with ${provider}` }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  const frame = page.frameLocator('iframe[title="Payment"]');
-  await frame.getByText('TEST MODE').waitFor();
-  await frame.getByRole('button', { name: `Pay $${amount}.00` }).click();
-  // The dialog polls every 4 s and closes itself once the payment is confirmed.
-  await page.getByText('Payment successful').waitFor({ timeout: 20_000 });
-  await dialog.waitFor({ state: 'detached' });
-}
+const topUp = (provider: 'Cryptomus' | 'Bitcart', amount: string) => topUpIn(page, provider, amount);
 
 describe('billing in the browser', () => {
   it('refuses amounts under $5 and keeps the payment buttons disabled', async () => {

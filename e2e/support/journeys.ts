@@ -42,3 +42,23 @@ export async function logInThroughForm(
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
+
+/** Opens a dashboard section from the sidebar. */
+export function openSection(page: Page, name: string): Promise<void> {
+  return page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name }).click();
+}
+
+/** Tops up through a provider's sandbox checkout, as a person pays, and waits for the confirmation. */
+export async function topUp(page: Page, provider: 'Cryptomus' | 'Bitcart', amount: string): Promise<void> {
+  await openSection(page, 'Top-up');
+  await page.getByRole('button', { name: `$${amount}`, exact: true }).click();
+  await page.getByRole('button', { name: `Pay with ${provider}` }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const frame = page.frameLocator('iframe[title="Payment"]');
+  await frame.getByText('TEST MODE').waitFor();
+  await frame.getByRole('button', { name: `Pay $${amount}.00` }).click();
+  // The dialog polls every 4 s and closes itself once the payment is confirmed.
+  await page.getByText('Payment successful').waitFor({ timeout: 20_000 });
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -10,11 +10,33 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface RunningServer {
   url: string;
   gatewayPort: number;
+  socksPort: number;
+  stickyPorts: { first: number; last: number };
   output: () => string;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+async function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** `count` consecutive free ports, for the gateway's sticky range. */
+async function freePortRange(count: number): Promise<{ first: number; last: number }> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const first = 20_000 + Math.floor(Math.random() * 30_000);
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(isFree))).every(Boolean)) {
+      return { first, last: first + count - 1 };
+    }
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
+}
+
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -33,6 +55,8 @@ async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const gatewayPort = await freePort();
+  const socksPort = await freePort();
+  const stickyPorts = await freePortRange(5);
   const dataDir = mkdtempSync(join(tmpdir(), 'bytegate-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
@@ -47,6 +71,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       GATEWAY_HTTP_PORT: String(gatewayPort),
+      GATEWAY_SOCKS_PORT: String(socksPort),
+      GATEWAY_STICKY_PORTS: `${stickyPorts.first}-${stickyPorts.last}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,6 +105,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     gatewayPort,
+    socksPort,
+    stickyPorts,
     output: () => log,
     async stop() {
       if (child.exitCode === null) {

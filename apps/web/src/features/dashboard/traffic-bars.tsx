@@ -10,7 +10,7 @@ export default function TrafficBars({
 }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -12 }} accessibilityLayer>
+      <BarChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} accessibilityLayer>
         <CartesianGrid vertical={false} stroke="#f3f4f6" />
         <XAxis
           dataKey="label"
@@ -23,17 +23,23 @@ export default function TrafficBars({
         <YAxis
           tickLine={false}
           axisLine={false}
-          width={48}
+          width={40}
           tick={{ fontSize: 12, fill: '#6b7280' }}
-          tickFormatter={(value: number) => `${value}`}
-          unit={` ${unit}`}
+          allowDecimals={false}
         />
         <Tooltip
           cursor={{ fill: '#eef2ff' }}
           formatter={(value) => [`${value} ${unit}`, 'Traffic']}
           contentStyle={{ borderRadius: 8, borderColor: '#e5e7eb', fontSize: 13 }}
         />
-        <Bar dataKey="value" name="Traffic" fill="#4f46e5" radius={[3, 3, 0, 0]} maxBarSize={24} />
+        <Bar
+          dataKey="value"
+          name="Traffic"
+          fill="#4f46e5"
+          radius={[3, 3, 0, 0]}
+          maxBarSize={24}
+          isAnimationActive={false}
+        />
       </BarChart>
     </ResponsiveContainer>
   );

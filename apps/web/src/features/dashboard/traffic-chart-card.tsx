@@ -47,7 +47,7 @@ export function TrafficChartCard() {
         <CardTitle>Traffic, last 30 days</CardTitle>
         <CardDescription>
           {traffic.isSuccess
-            ? `${(totalBytes / totalUnit.bytes).toFixed(2)} ${totalUnit.name} carried, per UTC day`
+            ? `${(totalBytes / totalUnit.bytes).toFixed(2)} ${totalUnit.name} carried; ${unit.name} per UTC day`
             : 'Bytes carried per UTC day, all pools together'}
         </CardDescription>
       </CardHeader>
