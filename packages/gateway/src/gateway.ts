@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { createHttpProxyServer, type HttpProxyDeps } from './listeners/http-proxy.ts';
 import { handleSocks5 } from './listeners/socks5.ts';
+import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore } from './store.ts';
@@ -33,6 +34,8 @@ export interface GatewaySettings {
   stickyPorts?: PortRange | undefined;
   allowPrivateTargets: boolean;
   openPorts?: ReadonlySet<number>;
+  /** Domains refused by default; DEFAULT_BLOCKED_HOSTS when not given. */
+  blockedHosts?: DomainSet;
   /** Sticky window in minutes when the username has no sessttl (default 30, SPEC section 9). */
   defaultSessionTtlMinutes?: number;
 }
@@ -84,6 +87,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     policy: {
       allowPrivateTargets: settings.allowPrivateTargets,
       openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
+      blockedHosts: settings.blockedHosts ?? DEFAULT_BLOCKED_HOSTS,
     },
     sessions: new StickySessions(),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,

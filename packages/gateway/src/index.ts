@@ -1,6 +1,7 @@
 export * from './errors.ts';
 export * from './gateway.ts';
-export { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
+export { BLOCKED_HOST_CATEGORIES, DEFAULT_BLOCKED_HOSTS, DomainSet } from './policy/blocked-hosts.ts';
+export { DEFAULT_OPEN_PORTS, type Unblocks } from './policy/target-policy.ts';
 export * from './routing/username.ts';
 export * from './store.ts';
 export type { PlanUsage } from './tunnel/usage-meter.ts';

@@ -1,3 +1,5 @@
+import type { Unblocks } from './policy/target-policy.ts';
+
 /**
  * What the engine needs from the rest of the product, and nothing else: the gateway never calls the API.
  * The server implements this over the database; tests use the in-memory store below.
@@ -15,6 +17,8 @@ export interface PlanAccess {
   /** Traffic left when the store last read it (total minus used, bytes). */
   trafficLeftBytes: number;
   isActive: boolean;
+  /** Ports and blocked domains support opened for this customer. */
+  unblocks?: Unblocks | undefined;
 }
 
 /** An exit node: where customer traffic leaves. `direct` exits leave from this host, optionally bound to an address. */

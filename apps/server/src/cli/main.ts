@@ -4,6 +4,7 @@ import { balanceCommand } from './balance.ts';
 import { exitsCommand } from './exits.ts';
 import { openDatabase } from './open-database.ts';
 import { start } from './start.ts';
+import { unblockCommand } from './unblock.ts';
 
 const program = new Command()
   .name('bytegate')
@@ -33,6 +34,7 @@ program
 
 program.addCommand(balanceCommand);
 program.addCommand(exitsCommand);
+program.addCommand(unblockCommand);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,13 @@
 import type { Database } from '@bytegate/db';
 import { applyMeteredUsage, listActiveExits, listAllowlist, listPlansForGateway } from '@bytegate/db/queries';
-import type { Exit, GatewayStore, PlanAccess, PlanUsage, PoolType } from '@bytegate/gateway';
+import {
+  DomainSet,
+  type Exit,
+  type GatewayStore,
+  type PlanAccess,
+  type PlanUsage,
+  type PoolType,
+} from '@bytegate/gateway';
 
 /**
  * The gateway's store over the database. The hot path reads only memory: plans, allowlist and exits are
@@ -50,6 +57,10 @@ export class DbGatewayStore implements GatewayStore {
         threadLimit: row.threadLimit,
         trafficLeftBytes: row.trafficTotalBytes - row.trafficUsedBytes,
         isActive: row.isActive,
+        unblocks:
+          row.unblockedPorts.length > 0 || row.unblockedHosts.length > 0
+            ? { ports: new Set(row.unblockedPorts), hosts: new DomainSet(row.unblockedHosts) }
+            : undefined,
       };
       this.plansById.set(plan.planId, plan);
       this.plansByLogin.set(plan.login, plan);

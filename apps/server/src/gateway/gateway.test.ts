@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { createExits } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeUnblocks } from '../services/accounts/unblocks.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { type RunningGateway, runGateway } from './run-gateway.ts';
@@ -159,5 +160,63 @@ describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind)
     });
     const waited = await within(2000, async () => (await curlThrough(login, password)).status === 200);
     expect(waited).toBeLessThanOrEqual(2000);
+  });
+
+  it('opens a support-unblocked port to that customer within 2 s, and to nobody else', async () => {
+    const closedPort = new Promise<{ server: Server; port: number }>((resolve) => {
+      const other = createServer((_request, response) => response.end('behind a closed port'));
+      other.listen(0, '127.0.0.1', () =>
+        resolve({ server: other, port: (other.address() as AddressInfo).port }),
+      );
+    });
+    const { server: other, port } = await closedPort;
+    try {
+      const buyPlan = async () => {
+        const user = await createUserViaApi(server);
+        await adjustBalance(
+          { db: server.database.db, config: server.config },
+          { email: user.email, amountCents: 10_00, reason: 'test' },
+        );
+        const bought = await server.request<{ plan: { login: string; password: string } }>(
+          'POST',
+          '/api/subuser/create',
+          { token: user.token, body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } } },
+        );
+        return { email: user.email, ...bought.body.plan };
+      };
+      const unblocked = await buyPlan();
+      const stranger = await buyPlan();
+      const statusVia = async (plan: { login: string; password: string }) => {
+        const { stdout } = await run('curl', [
+          '-s',
+          '-i',
+          '-x',
+          `http://${plan.login}:${plan.password}@127.0.0.1:${gateway.httpPort}`,
+          `http://127.0.0.1:${port}/`,
+        ]);
+        return stdout.split('\r\n')[0];
+      };
+      await within(2000, async () => (await statusVia(unblocked)) === 'HTTP/1.1 403 PORT_BLOCKED');
+
+      const result = await changeUnblocks(server.database.db, {
+        email: unblocked.email,
+        ports: [port],
+        hosts: [],
+        remove: false,
+      });
+      expect(result.ports).toEqual([port]);
+      await within(2000, async () => (await statusVia(unblocked)) === 'HTTP/1.1 200 OK');
+      expect(await statusVia(stranger)).toBe('HTTP/1.1 403 PORT_BLOCKED');
+
+      await changeUnblocks(server.database.db, {
+        email: unblocked.email,
+        ports: [port],
+        hosts: [],
+        remove: true,
+      });
+      await within(2000, async () => (await statusVia(unblocked)) === 'HTTP/1.1 403 PORT_BLOCKED');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
+import { users } from '../schema/accounts.ts';
 import { exits, planAllowlist } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
@@ -20,8 +21,11 @@ export async function listPlansForGateway(db: Executor, params: { since: Date | 
       trafficUsedBytes: plans.trafficUsedBytes,
       isActive: plans.isActive,
       updatedAt: plans.updatedAt,
+      unblockedPorts: users.unblockedPorts,
+      unblockedHosts: users.unblockedHosts,
     })
     .from(plans)
+    .innerJoin(users, eq(users.id, plans.userId))
     .where(params.since ? gt(plans.updatedAt, params.since) : undefined);
 }
 

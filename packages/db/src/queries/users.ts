@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
+import { plans } from '../schema/plans.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -57,4 +58,23 @@ export async function eraseUser(db: Executor, params: { userId: string; now: Dat
       deletedAt: params.now,
     })
     .where(and(eq(users.id, params.userId), isNull(users.deletedAt)));
+}
+
+/**
+ * Sets what support has unblocked for a customer, and touches their plans so a running gateway, which
+ * re-reads changed plans every second, picks it up. Answers null when there is no such account.
+ */
+export async function setUserUnblocks(
+  tx: Executor,
+  params: { userId: string; ports: number[]; hosts: string[] },
+): Promise<UserRow | null> {
+  const [row] = await tx
+    .update(users)
+    .set({ unblockedPorts: params.ports, unblockedHosts: params.hosts })
+    .where(and(eq(users.id, params.userId), isNull(users.deletedAt)))
+    .returning();
+  if (row) {
+    await tx.update(plans).set({ updatedAt: new Date() }).where(eq(plans.userId, params.userId));
+  }
+  return row ?? null;
 }

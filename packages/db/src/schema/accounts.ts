@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, inet, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, inet, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -23,6 +23,10 @@ export const users = pgTable(
     lastName: text().notNull(),
     company: text(),
     balanceCents: bigint({ mode: 'number' }).notNull().default(0),
+    /** Target ports support opened for this customer on top of the default list. */
+    unblockedPorts: integer().array().notNull().default(sql`'{}'::integer[]`),
+    /** Blocked-category domains support opened for this customer (each with every name under it). */
+    unblockedHosts: text().array().notNull().default(sql`'{}'::text[]`),
     deletedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },

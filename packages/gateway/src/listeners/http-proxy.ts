@@ -111,7 +111,7 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
     if (!target) {
       throw new GatewayError('BAD_REQUEST', 'CONNECT needs host:port');
     }
-    const address = await resolveTarget(deps.policy, target);
+    const address = await resolveTarget(deps.policy, target, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(
       deps.store.listExits(admitted.plan.poolType),
       admitted.targeting,
@@ -151,7 +151,7 @@ async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, resp
       throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
     }
     const port = Number(url.port || 80);
-    const address = await resolveTarget(deps.policy, { host: url.hostname, port });
+    const address = await resolveTarget(deps.policy, { host: url.hostname, port }, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(
       deps.store.listExits(admitted.plan.poolType),
       admitted.targeting,

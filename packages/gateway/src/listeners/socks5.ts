@@ -202,7 +202,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     }
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
 
-    const address = await resolveTarget(deps.policy, { host, port });
+    const address = await resolveTarget(deps.policy, { host, port }, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(
       deps.store.listExits(admitted.plan.poolType),
       admitted.targeting,

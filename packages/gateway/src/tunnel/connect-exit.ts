@@ -1,7 +1,13 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { GatewayError } from '../errors.ts';
-import { checkAddress, checkPort, type TargetPolicy } from '../policy/target-policy.ts';
+import {
+  checkAddress,
+  checkHost,
+  checkPort,
+  type TargetPolicy,
+  type Unblocks,
+} from '../policy/target-policy.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { UsernameParams } from '../routing/username.ts';
 import type { Exit } from '../store.ts';
@@ -12,8 +18,13 @@ export interface Target {
 }
 
 /** Resolves the target once and checks the address we will really connect to (no DNS rebinding). */
-export async function resolveTarget(policy: TargetPolicy, target: Target): Promise<string> {
-  checkPort(policy, target.port);
+export async function resolveTarget(
+  policy: TargetPolicy,
+  target: Target,
+  unblocks?: Unblocks,
+): Promise<string> {
+  checkPort(policy, target.port, unblocks);
+  checkHost(policy, target.host, unblocks);
   let address = target.host.replace(/^\[|\]$/g, '');
   if (isIP(address) === 0) {
     try {

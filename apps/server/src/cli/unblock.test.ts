@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDb } from '@bytegate/db';
+import { createUser, getActiveUserByEmail } from '@bytegate/db/queries';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
+
+describe('bytegate unblock', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bytegate-cli-'));
+    const database = await createDb({ dataDir });
+    await database.migrate();
+    await createUser(database.db, {
+      email: 'scraper@example.com',
+      passwordHash: '!',
+      firstName: 'Scraper',
+      lastName: 'One',
+    });
+    await database.close();
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, 'unblock', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+
+  it('opens ports and domains, lists them, and closes them again', async () => {
+    const opened = run(
+      '--email',
+      'Scraper@example.com',
+      '--port',
+      '25',
+      '--port',
+      '587',
+      '--host',
+      'PayPal.com.',
+    );
+    expect(opened.stderr).toBe('');
+    expect(opened.stdout).toContain('unblocked ports 25, 587; unblocked domains paypal.com.');
+    expect(run('--email', 'scraper@example.com').stdout).toContain(
+      'unblocked ports 25, 587; unblocked domains paypal.com.',
+    );
+    const closed = run('--email', 'scraper@example.com', '--remove', '--port', '25', '--host', 'paypal.com');
+    expect(closed.stdout).toContain('unblocked ports 587; unblocked domains none.');
+
+    const database = await createDb({ dataDir });
+    const user = await getActiveUserByEmail(database.db, { email: 'scraper@example.com' });
+    expect(user?.unblockedPorts).toEqual([587]);
+    expect(user?.unblockedHosts).toEqual([]);
+    await database.close();
+  });
+
+  it('names the problem with a bad port, a bad domain or an unknown email', () => {
+    const badPort = run('--email', 'scraper@example.com', '--port', '70000');
+    expect(badPort.status).not.toBe(0);
+    expect(badPort.stderr).toContain('must be a port from 1 to 65535');
+    const badHost = run('--email', 'scraper@example.com', '--host', 'http://x.com/');
+    expect(badHost.status).not.toBe(0);
+    expect(badHost.stderr).toContain('must be a domain name');
+    const unknown = run('--email', 'nobody@example.com', '--port', '25');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('No account has the email nobody@example.com');
+  });
+});

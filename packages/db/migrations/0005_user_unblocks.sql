@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "unblocked_ports" integer[] DEFAULT '{}'::integer[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "unblocked_hosts" text[] DEFAULT '{}'::text[] NOT NULL;
