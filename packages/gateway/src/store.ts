@@ -1,4 +1,5 @@
 import type { Unblocks } from './policy/target-policy.ts';
+import type { UpstreamProxy } from './tunnel/upstream.ts';
 
 /**
  * What the engine needs from the rest of the product, and nothing else: the gateway never calls the API.
@@ -21,13 +22,9 @@ export interface PlanAccess {
   unblocks?: Unblocks | undefined;
 }
 
-/** An exit node: where customer traffic leaves. `direct` exits leave from this host, optionally bound to an address. */
-export interface Exit {
+interface ExitLocation {
   id: string;
-  kind: 'direct';
   poolType: PoolType;
-  /** Local address to bind outgoing connections to (how a pool of many IPs works, and what tests observe). */
-  localAddress?: string | undefined;
   country: string;
   state?: string | undefined;
   city?: string | undefined;
@@ -36,6 +33,15 @@ export interface Exit {
   /** Flagged by the anonymous filter (known proxy, hosting or abuse ranges). */
   isRisky: boolean;
 }
+
+/**
+ * An exit node: where customer traffic leaves. `direct` exits leave from this host, optionally bound to
+ * a local address (how a pool of many IPs works, and what tests observe); `upstream` exits relay through
+ * another HTTP or SOCKS5 proxy.
+ */
+export type Exit =
+  | (ExitLocation & { kind: 'direct'; localAddress?: string | undefined })
+  | (ExitLocation & { kind: 'upstream'; upstream: UpstreamProxy });
 
 export interface GatewayStore {
   /** The plan behind a proxy login; the store keeps these cached so the hot path never waits on a query. */

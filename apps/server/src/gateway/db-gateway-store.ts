@@ -7,6 +7,7 @@ import {
   type PlanAccess,
   type PlanUsage,
   type PoolType,
+  parseUpstreamUrl,
 } from '@bytegate/gateway';
 
 /**
@@ -78,15 +79,19 @@ export class DbGatewayStore implements GatewayStore {
     this.plansByAddress = byAddress;
     const byPool = new Map<PoolType, Exit[]>();
     for (const row of await listActiveExits(this.db)) {
-      if (row.kind !== 'direct') {
-        continue; // upstream exits arrive with the upstream relay
+      const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
+      if (row.kind === 'upstream' && !upstream) {
+        continue; // validated on the way in; a row edited by hand into nonsense is skipped, not fatal
       }
+      const route =
+        row.kind === 'upstream' && upstream
+          ? { kind: 'upstream' as const, upstream }
+          : { kind: 'direct' as const, localAddress: row.localAddress ?? undefined };
       const list = byPool.get(row.poolType) ?? [];
       list.push({
         id: row.id,
-        kind: 'direct',
+        ...route,
         poolType: row.poolType,
-        localAddress: row.localAddress ?? undefined,
         country: row.country,
         state: row.state?.toLowerCase() ?? undefined,
         city: row.city?.toLowerCase() ?? undefined,

@@ -172,6 +172,9 @@ async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, resp
       path: `${url.pathname}${url.search}`,
       headers,
     });
+    // A tunnel opened through an upstream proxy arrives paused (so no early byte is lost): the client
+    // request has its listeners on the socket once 'socket' fires.
+    outgoing.once('socket', (socket) => socket.resume());
     outgoing.on('response', (incoming) => {
       const rawHeaders: string[] = [];
       for (let i = 0; i < incoming.rawHeaders.length; i += 2) {

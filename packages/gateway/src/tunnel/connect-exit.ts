@@ -11,6 +11,7 @@ import {
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { UsernameParams } from '../routing/username.ts';
 import type { Exit } from '../store.ts';
+import { connectViaUpstream } from './upstream.ts';
 
 export interface Target {
   host: string;
@@ -38,6 +39,9 @@ export async function resolveTarget(
 }
 
 function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
+  if (exit.kind === 'upstream') {
+    return connectViaUpstream(exit.upstream, address, port);
+  }
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: address, port, localAddress: exit.localAddress });
     socket.setNoDelay(true);

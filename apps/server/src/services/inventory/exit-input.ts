@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { NewExit } from '@bytegate/db/queries';
+import { parseUpstreamUrl } from '@bytegate/gateway';
 import { z } from 'zod';
 
 const optionalText = z
@@ -38,10 +39,16 @@ export const exitInputSchema = z
       (value) => value === undefined || isIP(value) !== 0,
       'localAddress must be an IP address',
     ),
-    upstreamUrl: optionalText.refine(
-      (value) => value === undefined || /^(https?|socks5h?):\/\/.+/.test(value),
-      'upstreamUrl must be an http:// or socks5:// proxy URL',
-    ),
+    upstreamUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .transform((value) => (value ? value : undefined))
+      .refine(
+        (value) => value === undefined || parseUpstreamUrl(value) !== null,
+        'upstreamUrl must be an http:// or socks5:// proxy URL with a host and port, like socks5://user:pass@203.0.113.9:1080',
+      ),
     risky: z
       .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
       .optional()
