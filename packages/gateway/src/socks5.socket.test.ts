@@ -225,6 +225,8 @@ describe('the SOCKS5 port', () => {
     const usage = gateway.meter.drain().get(plan.planId);
     expect(usage?.bytes).toBe(socketBytes);
     expect(usage?.requests).toBe(1);
+    // Every byte is also counted for the target host.
+    expect(usage?.hostBytes).toEqual({ '127.0.0.1': socketBytes });
     // A target filter bills twice.
     const filtered = await viaSocksLibrary(`${plan.login}__cr.de;asn.3320`, {
       host: '127.0.0.1',

@@ -104,13 +104,14 @@ export class DbGatewayStore implements GatewayStore {
     this.exitsByPool = byPool;
   }
 
-  /** Writes one drain of the meter in one transaction: traffic used and the hourly buckets. */
+  /** Writes one drain of the meter in one transaction: traffic used, hourly buckets, errors and hosts. */
   async flush(usage: Map<string, PlanUsage>, now = new Date()): Promise<void> {
     if (usage.size === 0) {
       return;
     }
     const hour = 60 * 60 * 1000;
     const bucketStart = new Date(Math.floor(now.getTime() / hour) * hour);
+    const dayStart = new Date(Math.floor(now.getTime() / (24 * hour)) * 24 * hour);
     const entries = [...usage].map(([planId, totals]) => ({
       planId,
       billedBytes: totals.bytes + totals.extraBytes,
@@ -118,8 +119,10 @@ export class DbGatewayStore implements GatewayStore {
       extraBytes: totals.extraBytes,
       requests: totals.requests,
       errors: totals.errors,
+      errorsByCode: totals.errorsByCode,
+      hostBytes: totals.hostBytes,
     }));
-    await this.db.transaction((tx) => applyMeteredUsage(tx, { bucketStart, usage: entries }));
+    await this.db.transaction((tx) => applyMeteredUsage(tx, { bucketStart, dayStart, usage: entries }));
     // What was just written is no longer "pending" in the meter: lower the cached traffic left now.
     for (const entry of entries) {
       const plan = this.plansById.get(entry.planId);

@@ -128,6 +128,19 @@ describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind)
     );
     expect(usage.body.total.traffic).toBe(Number(after));
     expect(usage.body.total.requests).toBeGreaterThanOrEqual(2);
+
+    // Refusals are counted by code, and bytes by target host.
+    const refused = await curlThrough(`${login}__cr.jp`, password);
+    expect(refused.status).toBe(400);
+    await gateway.flush();
+    const detail = await server.request<{
+      errors_by_code: Array<{ code: string; count: number }>;
+      top_hosts: Array<{ host: string; bytes: number }>;
+    }>('GET', `/api/subuser/usage?subuser_id=${subUserId}&period=day`, { token: user.token });
+    expect(detail.body.errors_by_code).toEqual([{ code: 'NO_RAY', count: 1 }]);
+    expect(detail.body.top_hosts).toHaveLength(1);
+    expect(detail.body.top_hosts[0]?.host).toBe('127.0.0.1');
+    expect(detail.body.top_hosts[0]?.bytes).toBeGreaterThanOrEqual(download.bytes);
   });
 
   it('refuses a plan whose traffic ran out, and serves it again within 2 s of buying more', async () => {

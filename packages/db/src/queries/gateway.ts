@@ -3,6 +3,7 @@ import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
 import { exits, planAllowlist } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
+import { usageErrors, usageHosts } from '../schema/traffic.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
 
 export type ExitRow = typeof exits.$inferSelect;
@@ -55,14 +56,24 @@ export async function countExits(db: Executor): Promise<number> {
   return row?.n ?? 0;
 }
 
+export interface MeteredPlanUsage extends UsageTotals {
+  planId: string;
+  billedBytes: number;
+  errorsByCode: Record<string, number>;
+  hostBytes: Record<string, number>;
+}
+
 /**
- * One metering flush: every plan's billed bytes onto its traffic used, and its hourly usage bucket.
- * Run inside one transaction so a flush counts entirely or not at all.
+ * One metering flush: every plan's billed bytes onto its traffic used, its hourly usage bucket, its
+ * errors by code and its bytes per target host. Run inside one transaction so a flush counts entirely
+ * or not at all.
  */
 export async function applyMeteredUsage(
   tx: Executor,
-  params: { bucketStart: Date; usage: Array<{ planId: string; billedBytes: number } & UsageTotals> },
+  params: { bucketStart: Date; dayStart: Date; usage: MeteredPlanUsage[] },
 ): Promise<void> {
+  const errorRows: Array<typeof usageErrors.$inferInsert> = [];
+  const hostRows: Array<typeof usageHosts.$inferInsert> = [];
   for (const entry of params.usage) {
     if (entry.billedBytes > 0) {
       await tx
@@ -78,5 +89,29 @@ export async function applyMeteredUsage(
       requests: entry.requests,
       errors: entry.errors,
     });
+    for (const [code, count] of Object.entries(entry.errorsByCode)) {
+      errorRows.push({ planId: entry.planId, bucketStart: params.bucketStart, code, count });
+    }
+    for (const [host, bytes] of Object.entries(entry.hostBytes)) {
+      hostRows.push({ planId: entry.planId, dayStart: params.dayStart, host: host.slice(0, 253), bytes });
+    }
+  }
+  if (errorRows.length > 0) {
+    await tx
+      .insert(usageErrors)
+      .values(errorRows)
+      .onConflictDoUpdate({
+        target: [usageErrors.planId, usageErrors.bucketStart, usageErrors.code],
+        set: { count: sql`${usageErrors.count} + excluded.count` },
+      });
+  }
+  if (hostRows.length > 0) {
+    await tx
+      .insert(usageHosts)
+      .values(hostRows)
+      .onConflictDoUpdate({
+        target: [usageHosts.planId, usageHosts.dayStart, usageHosts.host],
+        set: { bytes: sql`${usageHosts.bytes} + excluded.bytes` },
+      });
   }
 }

@@ -1,6 +1,6 @@
-import { and, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
-import { usageBuckets } from '../schema/traffic.ts';
+import { usageBuckets, usageErrors, usageHosts } from '../schema/traffic.ts';
 
 export interface UsageTotals {
   bytes: number;
@@ -53,8 +53,46 @@ export async function addUsage(
     });
 }
 
+/** Drops usage older than a moment: buckets, errors by code and bytes per host. */
 export async function deleteUsageBefore(db: Executor, params: { before: Date }): Promise<void> {
-  await db.delete(usageBuckets).where(sql`${usageBuckets.bucketStart} < ${params.before.toISOString()}`);
+  const before = params.before.toISOString();
+  await db.delete(usageBuckets).where(sql`${usageBuckets.bucketStart} < ${before}`);
+  await db.delete(usageErrors).where(sql`${usageErrors.bucketStart} < ${before}`);
+  await db.delete(usageHosts).where(sql`${usageHosts.dayStart} < ${before}`);
+}
+
+/** A plan's refusals by error code since a moment, most frequent first. */
+export async function sumErrorsByCode(db: Executor, params: { planIds: string[]; since: Date }) {
+  if (params.planIds.length === 0) {
+    return [];
+  }
+  const total = sql<string>`sum(${usageErrors.count})`;
+  const rows = await db
+    .select({ code: usageErrors.code, count: total })
+    .from(usageErrors)
+    .where(and(inArray(usageErrors.planId, params.planIds), gte(usageErrors.bucketStart, params.since)))
+    .groupBy(usageErrors.code)
+    .orderBy(desc(total));
+  return rows.map((row) => ({ code: row.code, count: Number(row.count) }));
+}
+
+/** The hosts that carried the most bytes since a moment (days that started after it). */
+export async function topHostsByBytes(
+  db: Executor,
+  params: { planIds: string[]; since: Date; limit: number },
+) {
+  if (params.planIds.length === 0) {
+    return [];
+  }
+  const total = sql<string>`sum(${usageHosts.bytes})`;
+  const rows = await db
+    .select({ host: usageHosts.host, bytes: total })
+    .from(usageHosts)
+    .where(and(inArray(usageHosts.planId, params.planIds), gte(usageHosts.dayStart, params.since)))
+    .groupBy(usageHosts.host)
+    .orderBy(desc(total), usageHosts.host)
+    .limit(params.limit);
+  return rows.map((row) => ({ host: row.host, bytes: Number(row.bytes) }));
 }
 
 export interface DailyUsage extends UsageTotals {

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { plans } from './plans.ts';
 
 /**
@@ -24,5 +24,42 @@ export const usageBuckets = pgTable(
   (table) => [
     primaryKey({ columns: [table.planId, table.bucketStart] }),
     index('usage_buckets_start_idx').on(table.bucketStart),
+  ],
+);
+
+/** Refusals per plan per hour by error code (NO_RAY, PORT_BLOCKED, ...), for the error statistics. */
+export const usageErrors = pgTable(
+  'usage_errors',
+  {
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id),
+    bucketStart: timestamp({ withTimezone: true }).notNull(),
+    code: text().notNull(),
+    count: integer().notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.planId, table.bucketStart, table.code] }),
+    index('usage_errors_start_idx').on(table.bucketStart),
+  ],
+);
+
+/**
+ * Bytes per target host per plan per UTC day (daily, not hourly: a scraper reaches many hosts, and the
+ * question asked of this table is "where did my traffic go this month").
+ */
+export const usageHosts = pgTable(
+  'usage_hosts',
+  {
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id),
+    dayStart: timestamp({ withTimezone: true }).notNull(),
+    host: text().notNull(),
+    bytes: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.planId, table.dayStart, table.host] }),
+    index('usage_hosts_start_idx').on(table.dayStart),
   ],
 );

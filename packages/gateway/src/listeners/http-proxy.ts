@@ -111,6 +111,7 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
     if (!target) {
       throw new GatewayError('BAD_REQUEST', 'CONNECT needs host:port');
     }
+    deps.meter.setHost(client, target.host);
     const address = await resolveTarget(deps.policy, target, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(
       deps.store.listExits(admitted.plan.poolType),
@@ -151,6 +152,7 @@ async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, resp
       throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
     }
     const port = Number(url.port || 80);
+    deps.meter.setHost(client, url.hostname);
     const address = await resolveTarget(deps.policy, { host: url.hostname, port }, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(
       deps.store.listExits(admitted.plan.poolType),

@@ -201,6 +201,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       }
     }
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+    deps.meter.setHost(client, host);
 
     const address = await resolveTarget(deps.policy, { host, port }, admitted.plan.unblocks);
     const { socket: upstream } = await connectThroughExit(

@@ -8,6 +8,8 @@ export interface PlanUsage {
   requests: number;
   errors: number;
   errorsByCode: Record<string, number>;
+  /** Bytes per target host (name as the client asked for it, lower-case). */
+  hostBytes: Record<string, number>;
 }
 
 interface Metered {
@@ -17,9 +19,18 @@ interface Metered {
   billedRead: number;
   billedWritten: number;
   excludedWritten: number;
+  /** The target the socket is carrying traffic for now (a keep-alive client may move between hosts). */
+  host: string | undefined;
 }
 
-const empty = (): PlanUsage => ({ bytes: 0, extraBytes: 0, requests: 0, errors: 0, errorsByCode: {} });
+const empty = (): PlanUsage => ({
+  bytes: 0,
+  extraBytes: 0,
+  requests: 0,
+  errors: 0,
+  errorsByCode: {},
+  hostBytes: {},
+});
 
 /**
  * Meters traffic from the kernel socket counters (bytesRead / bytesWritten), never per chunk: a socket is
@@ -50,11 +61,27 @@ export class UsageMeter {
       billedRead: 0,
       billedWritten: 0,
       excludedWritten: 0,
+      host: undefined,
     });
     socket.once('close', () => {
       this.sample(socket);
       this.open.delete(socket);
     });
+  }
+
+  /**
+   * Names the target a socket now carries traffic for. The first request's own bytes count for its
+   * host; when a keep-alive client moves to another host, what was carried so far (the previous
+   * response) stays with the previous one.
+   */
+  setHost(socket: Socket, host: string): void {
+    const metered = this.open.get(socket);
+    if (metered) {
+      if (metered.host !== undefined) {
+        this.sample(socket);
+      }
+      metered.host = host.toLowerCase().replace(/^\[|\]$/g, '');
+    }
   }
 
   /** The gateway's own reply on a billed socket (an error page): never billed. */
@@ -89,6 +116,9 @@ export class UsageMeter {
       usage.bytes += delta;
       if (metered.isDoubled) {
         usage.extraBytes += delta;
+      }
+      if (metered.host !== undefined) {
+        usage.hostBytes[metered.host] = (usage.hostBytes[metered.host] ?? 0) + delta;
       }
     }
   }
@@ -139,6 +169,9 @@ export class UsageMeter {
       into.errors += usage.errors;
       for (const [code, count] of Object.entries(usage.errorsByCode)) {
         into.errorsByCode[code] = (into.errorsByCode[code] ?? 0) + count;
+      }
+      for (const [host, bytes] of Object.entries(usage.hostBytes)) {
+        into.hostBytes[host] = (into.hostBytes[host] ?? 0) + bytes;
       }
     }
   }

@@ -5,7 +5,14 @@ import {
   purchasePlanRequestSchema,
   purchasePlanResponseSchema,
 } from '@bytegate/contracts/billing';
-import { getActivePlanForPool, getPlanById, listActivePlans, sumUsage } from '@bytegate/db/queries';
+import {
+  getActivePlanForPool,
+  getPlanById,
+  listActivePlans,
+  sumErrorsByCode,
+  sumUsage,
+  topHostsByBytes,
+} from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { purchasePlan } from '../../../services/billing/purchase-plan.ts';
@@ -29,6 +36,10 @@ const usageResponseSchema = z.object({
     requests: z.number().int(),
     errors: z.number().int(),
   }),
+  /** Refusals by gateway error code, most frequent first. */
+  errors_by_code: z.array(z.object({ code: z.string(), count: z.number().int() })),
+  /** The 10 target hosts that carried the most bytes (counted per UTC day). */
+  top_hosts: z.array(z.object({ host: z.string(), bytes: z.number().int() })),
 });
 const noPlan = () => new AppError('NOT_FOUND', 'No plan found');
 
@@ -166,7 +177,13 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
       }
       const since = new Date(Date.now() - PERIOD_MS[request.query.period]);
       const usage = await sumUsage(ctx.db, { planIds: [plan.id], since });
+      const [errors, hosts] = await Promise.all([
+        sumErrorsByCode(ctx.db, { planIds: [plan.id], since }),
+        topHostsByBytes(ctx.db, { planIds: [plan.id], since, limit: 10 }),
+      ]);
       return {
+        errors_by_code: errors,
+        top_hosts: hosts,
         period: request.query.period,
         since: since.toISOString(),
         total: {
