@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
 import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-
-const run = promisify(execFile);
+import { curl, run } from './testing/sockets.ts';
 
 const plan: PlanAccess = {
   planId: 'plan-1',
@@ -32,31 +29,6 @@ let gateway: Gateway;
 let proxyPort: number;
 let privateGateway: Gateway;
 let privatePort: number;
-
-/**
- * curl through the gateway; answers the body, status and curl's own byte counts (size_request already
- * includes an uploaded body; size_upload is read only to prove it).
- */
-async function curl(args: string[]) {
-  const format = '\n%{http_code} %{size_request} %{size_upload} %{size_header} %{size_download}';
-  // A connection the gateway cuts makes curl exit non-zero; what it got is still on stdout.
-  const stdout = await run('curl', ['-s', '-w', format, ...args]).then(
-    (result) => result.stdout,
-    (error: { stdout?: string }) => error.stdout ?? '',
-  );
-  const cut = stdout.lastIndexOf('\n');
-  const [status, request, upload, header, download] = stdout
-    .slice(cut + 1)
-    .split(' ')
-    .map(Number);
-  return {
-    body: stdout.slice(0, cut),
-    status,
-    sentBytes: request ?? 0,
-    uploadBytes: upload ?? 0,
-    receivedBytes: (header ?? 0) + (download ?? 0),
-  };
-}
 
 const proxy = (login: string, password = plan.password) => [
   '-x',

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { createForwardAgent } from './listeners/forward.ts';
 import { createHttpProxyServer, type HttpProxyDeps } from './listeners/http-proxy.ts';
 import { handleSocks5 } from './listeners/socks5.ts';
 import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
@@ -91,6 +92,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     },
     sessions: new StickySessions(),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
+    forwardAgent: createForwardAgent(),
     stickyPortOf: (socket) => {
       const port = socket.localPort;
       return sticky && port !== undefined && port >= sticky.first && port <= sticky.last ? port : undefined;
@@ -124,41 +126,58 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
 
   // Long tunnels are billed as they go, not only when they close, and are cut when the traffic runs out.
   let sampler: NodeJS.Timeout | undefined;
+  const close = async () => {
+    clearInterval(sampler);
+    http.closeAllConnections();
+    const closing = [new Promise<void>((resolve) => http.close(() => resolve()))];
+    for (const { server, sockets } of [...tcpServers, ...stickyServers]) {
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+      if (server.listening) {
+        closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
+      }
+    }
+    await Promise.all(closing);
+  };
+  const listenAll = async (): Promise<ListeningPorts> => {
+    const httpPort = await listenOn(http, settings.httpPort, settings.host);
+    const socks = tcpServers[0];
+    const socksPort =
+      socks && settings.socksPort !== undefined
+        ? await listenOn(socks.server, settings.socksPort, settings.host)
+        : undefined;
+    if (sticky) {
+      // Settled, not raced: a port that is taken must not leave the others half-bound behind close().
+      const bound = await Promise.allSettled(
+        stickyServers.map(({ server }, i) => listenOn(server, sticky.first + i, settings.host)),
+      );
+      const failed = bound.find((result) => result.status === 'rejected');
+      if (failed) {
+        throw failed.reason;
+      }
+    }
+    return { httpPort, socksPort, stickyPorts: sticky };
+  };
   return {
     meter,
     threads,
     async listen() {
-      const httpPort = await listenOn(http, settings.httpPort, settings.host);
-      const socks = tcpServers[0];
-      const socksPort =
-        socks && settings.socksPort !== undefined
-          ? await listenOn(socks.server, settings.socksPort, settings.host)
-          : undefined;
-      if (sticky) {
-        await Promise.all(
-          stickyServers.map(({ server }, i) => listenOn(server, sticky.first + i, settings.host)),
-        );
+      let ports: ListeningPorts;
+      try {
+        ports = await listenAll();
+      } catch (error) {
+        // One port already taken stops the whole gateway, with nothing left listening.
+        await close();
+        throw error;
       }
       sampler = setInterval(() => {
         meter.sampleOpen();
         meter.enforceTraffic((planId) => store.getPlanById(planId)?.trafficLeftBytes);
       }, SAMPLE_EVERY_MS);
       sampler.unref();
-      return { httpPort, socksPort, stickyPorts: sticky };
+      return ports;
     },
-    async close() {
-      clearInterval(sampler);
-      http.closeAllConnections();
-      const closing = [new Promise<void>((resolve) => http.close(() => resolve()))];
-      for (const { server, sockets } of [...tcpServers, ...stickyServers]) {
-        for (const socket of sockets) {
-          socket.destroy();
-        }
-        if (server.listening) {
-          closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
-        }
-      }
-      await Promise.all(closing);
-    },
+    close,
   };
 }

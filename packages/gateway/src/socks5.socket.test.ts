@@ -1,14 +1,20 @@
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
-import { promisify } from 'node:util';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { SocksClient } from 'socks';
 import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
 import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-
-const run = promisify(execFile);
+import {
+  connectIpv4,
+  countingRelay,
+  curl,
+  freeRange,
+  greeting,
+  rawSocks,
+  run,
+  userPass,
+} from './testing/sockets.ts';
 
 const plan: PlanAccess = {
   planId: 'plan-socks',
@@ -39,71 +45,6 @@ let hasIpv6 = false;
 const originUrl = (path = '/') => `http://127.0.0.1:${originPort}${path}`;
 const socksPort = () => ports.socksPort ?? 0;
 const sticky = () => ports.stickyPorts ?? { first: 0, last: 0 };
-
-async function curl(args: string[]) {
-  const format = '\n%{http_code}';
-  const stdout = await run('curl', ['-s', '--max-time', '10', '-w', format, ...args]).then(
-    (result) => result.stdout,
-    (error: { stdout?: string; code?: number }) => `${error.stdout ?? ''}\nexit ${error.code}`,
-  );
-  const cut = stdout.lastIndexOf('\n');
-  return { body: stdout.slice(0, cut), status: stdout.slice(cut + 1) };
-}
-
-/** A free run of `count` ports for the sticky range. */
-async function freeRange(count: number): Promise<{ first: number; last: number }> {
-  const isFree = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const probe = createTcpServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-  for (;;) {
-    const first = 30_000 + Math.floor(Math.random() * 20_000);
-    const all = await Promise.all(Array.from({ length: count }, (_, i) => isFree(first + i)));
-    if (all.every(Boolean)) {
-      return { first, last: first + count - 1 };
-    }
-  }
-}
-
-/** Raw SOCKS5 bytes to the gateway: answers everything it replied before closing (or within 2 s). */
-function rawSocks(port: number, bytes: Buffer[]): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const got: Buffer[] = [];
-    socket.on('data', (chunk) => got.push(chunk));
-    socket.on('error', () => undefined);
-    const done = () => resolve(Buffer.concat(got));
-    socket.once('close', done);
-    setTimeout(() => {
-      socket.destroy();
-    }, 2000);
-    // Sent one message at a time, a byte apart, to exercise a reader that must reassemble.
-    void (async () => {
-      for (const message of bytes) {
-        for (const byte of message) {
-          socket.write(Buffer.from([byte]));
-          await new Promise((next) => setTimeout(next, 1));
-        }
-      }
-    })();
-  });
-}
-
-const greeting = (...methods: number[]) => Buffer.from([0x05, methods.length, ...methods]);
-const userPass = (user: string, pass: string) =>
-  Buffer.concat([
-    Buffer.from([0x01, user.length]),
-    Buffer.from(user),
-    Buffer.from([pass.length]),
-    Buffer.from(pass),
-  ]);
-const connectIpv4 = (port: number) => {
-  const out = Buffer.from([0x05, 0x01, 0x00, 0x01, 127, 0, 0, 1, 0, 0]);
-  out.writeUInt16BE(port, 8);
-  return out;
-};
 
 /** A request through the `socks` client library; answers the HTTP response and every byte the client socket carried. */
 async function viaSocksLibrary(
@@ -202,7 +143,7 @@ describe('the SOCKS5 port', () => {
   it('carries curl through socks5 and socks5h with the bytes intact', async () => {
     const auth = ['--proxy-user', `${plan.login}:${plan.password}`];
     const local = await curl(['--socks5', `127.0.0.1:${socksPort()}`, ...auth, originUrl('/?bytes=200000')]);
-    expect(local.status).toBe('200');
+    expect(local.status).toBe(200);
     expect(local.body).toBe('s'.repeat(200000));
     const remote = await curl([
       '--socks5-hostname',
@@ -210,7 +151,7 @@ describe('the SOCKS5 port', () => {
       ...auth,
       `http://localhost:${originPort}/`,
     ]);
-    expect(remote.status).toBe('200');
+    expect(remote.status).toBe(200);
     expect(remote.body).toMatch(/^from (::ffff:)?127\.0\.0\.[234]$/);
   });
 
@@ -234,6 +175,47 @@ describe('the SOCKS5 port', () => {
     }).catch((error: Error) => error);
     expect(filtered).toBeInstanceOf(Error); // no DE exit with that ASN: NO_RAY
     gateway.meter.drain();
+  });
+
+  it('bills exactly what curl carried over socks5 and socks5h, measured at the socket', async () => {
+    for (const [flag, host] of [
+      ['--socks5', '127.0.0.1'],
+      ['--socks5-hostname', 'localhost'],
+    ] as const) {
+      // The relay sees the very bytes the gateway's client socket carries, handshake included.
+      const relay = await countingRelay(socksPort());
+      try {
+        gateway.meter.drain();
+        const answer = await curl([
+          flag,
+          `127.0.0.1:${relay.port}`,
+          '--proxy-user',
+          `${plan.login}:${plan.password}`,
+          '-H',
+          'Expect:',
+          '-d',
+          'x'.repeat(5000),
+          `http://${host}:${originPort}/?bytes=20000`,
+        ]);
+        expect(answer.status, flag).toBe(200);
+        expect(answer.body).toBe('s'.repeat(20000));
+        expect(answer.uploadBytes).toBe(5000);
+        await relay.idle();
+        // What curl counts at HTTP level plus the SOCKS5 greeting, login, request and their replies.
+        const handshake = relay.bytes() - (answer.sentBytes + answer.receivedBytes);
+        expect(handshake, flag).toBeGreaterThan(20);
+        expect(handshake, flag).toBeLessThan(120);
+        let billed = 0;
+        await expect
+          .poll(() => {
+            billed += gateway.meter.drain().get(plan.planId)?.bytes ?? 0;
+            return billed;
+          })
+          .toBe(relay.bytes());
+      } finally {
+        await relay.close();
+      }
+    }
   });
 
   it('takes IPv4, IPv6 and domain address types', async () => {
@@ -261,12 +243,21 @@ describe('the SOCKS5 port', () => {
     const bind = connectIpv4(originPort);
     bind[1] = 0x02;
     expect(await rep(plan.login, bind)).toBe(0x07);
-    expect(await rep(plan.login, connectIpv4(originPort))).toBe(0x00);
+    // Success: BND.ADDR is the address the exit connected from.
+    const success = await rawSocks(
+      socksPort(),
+      [greeting(0x02), userPass(plan.login, plan.password), connectIpv4(originPort)],
+      1000,
+    );
+    // Method choice and login status first, then the reply.
+    expect([...success.subarray(0, 8)]).toEqual([0x05, 0x02, 0x01, 0x00, 0x05, 0x00, 0x00, 0x01]);
+    expect(success.subarray(8, 12).join('.')).toMatch(/^127\.0\.0\.[234]$/);
+    expect(success.readUInt16BE(12)).toBeGreaterThan(0);
   });
 
   it('lets an allowlisted client in with no authentication', async () => {
     const answer = await curl(['--socks5', `127.0.0.1:${allowPorts.socksPort}`, originUrl()]);
-    expect(answer.status).toBe('200');
+    expect(answer.status).toBe(200);
     expect(answer.body).toMatch(/from (::ffff:)?127\.0\.0\.2$/);
   });
 
@@ -301,22 +292,38 @@ describe('the SOCKS5 port', () => {
     for (const socket of open) {
       socket.destroy();
     }
+    // Every slot comes back: refused, tunnelled and half-finished handshakes alike.
+    await expect.poll(() => gateway.threads.count(plan.planId)).toBe(0);
   });
 });
 
-describe('undici ProxyAgent through the HTTP port', () => {
-  it('fetches through the gateway with Proxy-Authorization', async () => {
-    const agent = new ProxyAgent({
-      uri: `http://127.0.0.1:${ports.httpPort}`,
-      token: `Basic ${Buffer.from(`${plan.login}:${plan.password}`).toString('base64')}`,
-    });
+describe('undici ProxyAgent', () => {
+  const fetchVia = async (options: ConstructorParameters<typeof ProxyAgent>[0]) => {
+    const agent = new ProxyAgent(options);
     try {
       const response = await undiciFetch(originUrl('/?bytes=3000'), { dispatcher: agent });
-      expect(response.status).toBe(200);
-      expect(await response.text()).toBe('s'.repeat(3000));
+      return { status: response.status, body: await response.text() };
     } finally {
       await agent.close();
     }
+  };
+  const token = `Basic ${Buffer.from(`${plan.login}:${plan.password}`).toString('base64')}`;
+
+  it('tunnels with CONNECT through the HTTP port (its default, even for http targets)', async () => {
+    const answer = await fetchVia({ uri: `http://127.0.0.1:${ports.httpPort}`, token });
+    expect(answer).toEqual({ status: 200, body: 's'.repeat(3000) });
+  });
+
+  it('sends absolute-form requests through the HTTP port without a tunnel', async () => {
+    const answer = await fetchVia({ uri: `http://127.0.0.1:${ports.httpPort}`, token, proxyTunnel: false });
+    expect(answer).toEqual({ status: 200, body: 's'.repeat(3000) });
+  });
+
+  it('speaks SOCKS5 with a login to the SOCKS port', async () => {
+    const answer = await fetchVia({
+      uri: `socks5://${plan.login}:${plan.password}@127.0.0.1:${socksPort()}`,
+    });
+    expect(answer).toEqual({ status: 200, body: 's'.repeat(3000) });
   });
 });
 
@@ -362,5 +369,45 @@ describe('the sticky ports', () => {
       originUrl(),
     ]);
     expect(stdout).toMatch(/^HTTP\/1\.1 400 PARAM_CONFLICT/);
+    // Over SOCKS5 the same conflict is a username error: RFC 1929 failure.
+    expect(
+      await rawSocks(sticky().first, [greeting(0x02), userPass(`${plan.login}__sessid.abc`, plan.password)]),
+    ).toEqual(Buffer.from([0x05, 0x02, 0x01, 0x01]));
+    // Without sessid, SOCKS5 on the same port is admitted to the port's session.
+    const tunnel = await rawSocks(
+      sticky().first,
+      [greeting(0x02), userPass(plan.login, plan.password), connectIpv4(originPort)],
+      1000,
+    );
+    expect([...tunnel.subarray(0, 6)]).toEqual([0x05, 0x02, 0x01, 0x00, 0x05, 0x00]);
+  });
+
+  it('leaves nothing listening when a port of the range is taken', async () => {
+    const free = await freeRange(5);
+    const range = { first: free.first, last: free.first + 2 };
+    const [httpPort, socksPortToTry] = [free.first + 3, free.first + 4];
+    const squatter = createTcpServer();
+    await new Promise<void>((resolve) => squatter.listen(range.first + 1, '127.0.0.1', resolve));
+    const doomed = createGateway(new InMemoryGatewayStore(), {
+      host: '127.0.0.1',
+      httpPort,
+      socksPort: socksPortToTry,
+      stickyPorts: range,
+      allowPrivateTargets: false,
+    });
+    try {
+      await expect(doomed.listen()).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    // Every port it had bound is free again.
+    for (const port of [httpPort, socksPortToTry, range.first, range.last]) {
+      const probe = createTcpServer();
+      await new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.listen(port, '127.0.0.1', resolve);
+      });
+      await new Promise((resolve) => probe.close(resolve));
+    }
   });
 });

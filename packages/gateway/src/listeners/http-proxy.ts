@@ -1,10 +1,4 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { type Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
 import { GatewayError } from '../errors.ts';
@@ -15,6 +9,7 @@ import type { GatewayStore } from '../store.ts';
 import { connectThroughExit, type ExitChoice, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
 import type { UsageMeter } from '../tunnel/usage-meter.ts';
+import { handleForward } from './forward.ts';
 
 export interface HttpProxyDeps {
   store: GatewayStore;
@@ -26,26 +21,22 @@ export interface HttpProxyDeps {
   policy: TargetPolicy;
   /** The sticky port a client connected to, if it did: the port is then its session. */
   stickyPortOf: (socket: Socket) => number | undefined;
+  /** Keep-alive connections to targets for forward requests through direct exits. */
+  forwardAgent: Agent;
 }
-
-// Hop-by-hop and proxy headers never go to the target.
-const DROPPED_HEADERS = new Set([
-  'proxy-authorization',
-  'proxy-connection',
-  'connection',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 /**
  * The HTTP proxy port: absolute-form requests (with keep-alive) and CONNECT tunnels. Reads top to
  * bottom: admit the client, check the target, connect through an exit, relay, meter at the socket.
  */
 export function createHttpProxyServer(deps: HttpProxyDeps): Server {
-  const server = createServer({ keepAlive: true });
+  // A client that never finishes its request head is dropped after ~10 s, as on the SOCKS5 port
+  // (Node's default is 60 s, checked every 30 s).
+  const server = createServer({
+    keepAlive: true,
+    headersTimeout: 10_000,
+    connectionsCheckingInterval: 1_000,
+  });
   server.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
     void handleConnect(deps, request, client, head);
   });
@@ -61,7 +52,7 @@ export function createHttpProxyServer(deps: HttpProxyDeps): Server {
 }
 
 /** Writes a refusal straight to the client socket (exact bytes, left out of the bill) and closes it. */
-function refuse(deps: HttpProxyDeps, client: Socket, error: unknown, admitted: Admitted | null): void {
+export function refuse(deps: HttpProxyDeps, client: Socket, error: unknown, admitted: Admitted | null): void {
   const gatewayError =
     error instanceof GatewayError
       ? error
@@ -120,6 +111,11 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
       target.port,
       exitChoice(deps, admitted, stickyPort),
     );
+    if (client.destroyed) {
+      // The client left while the exit was connecting: nothing would close this tunnel.
+      upstream.destroy();
+      return;
+    }
     deps.meter.countRequest(admitted.plan.planId);
     if (head.length > 0) {
       upstream.write(head);
@@ -130,78 +126,6 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
     upstream.on('close', () => client.destroy());
     client.pipe(upstream);
     upstream.pipe(client);
-  } catch (error) {
-    refuse(deps, client, error, admitted);
-  }
-}
-
-async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, response: ServerResponse) {
-  const client = request.socket;
-  const stickyPort = deps.stickyPortOf(client);
-  let admitted: Admitted | null = null;
-  try {
-    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client, stickyPort);
-    deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
-    let url: URL;
-    try {
-      url = new URL(request.url ?? '');
-    } catch {
-      throw new GatewayError('BAD_REQUEST', 'A proxy request needs an absolute URL (http://host/path)');
-    }
-    if (url.protocol !== 'http:') {
-      throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
-    }
-    const port = Number(url.port || 80);
-    deps.meter.setHost(client, url.hostname);
-    const address = await resolveTarget(deps.policy, { host: url.hostname, port }, admitted.plan.unblocks);
-    const { socket: upstream } = await connectThroughExit(
-      deps.store.listExits(admitted.plan.poolType),
-      admitted.targeting,
-      address,
-      port,
-      exitChoice(deps, admitted, stickyPort),
-    );
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (value !== undefined && !DROPPED_HEADERS.has(name)) {
-        headers[name] = value;
-      }
-    }
-    const planId = admitted.plan.planId;
-    const outgoing = httpRequest({
-      createConnection: () => upstream,
-      method: request.method,
-      path: `${url.pathname}${url.search}`,
-      headers,
-    });
-    // A tunnel opened through an upstream proxy arrives paused (so no early byte is lost): the client
-    // request has its listeners on the socket once 'socket' fires.
-    outgoing.once('socket', (socket) => socket.resume());
-    outgoing.on('response', (incoming) => {
-      const rawHeaders: string[] = [];
-      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-        const name = incoming.rawHeaders[i] ?? '';
-        if (!DROPPED_HEADERS.has(name.toLowerCase())) {
-          rawHeaders.push(name, incoming.rawHeaders[i + 1] ?? '');
-        }
-      }
-      response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, rawHeaders);
-      incoming.pipe(response);
-      deps.meter.countRequest(planId);
-    });
-    outgoing.on('error', () => {
-      if (response.headersSent) {
-        client.destroy();
-      } else {
-        refuse(
-          deps,
-          client,
-          new GatewayError('NO_HOST_CONNECTION', 'The target closed the connection'),
-          admitted,
-        );
-      }
-    });
-    request.pipe(outgoing);
   } catch (error) {
     refuse(deps, client, error, admitted);
   }

@@ -6,6 +6,8 @@ import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
 
 /** A client that has not finished its handshake by then is dropped. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** A handshake is under 1 KiB; past this, early data waits in the kernel (backpressure), not in memory. */
+const MAX_BUFFERED = 64 * 1024;
 
 const METHOD_NONE = 0x00;
 const METHOD_USERPASS = 0x02;
@@ -20,7 +22,9 @@ const REP_ADDRESS_NOT_SUPPORTED = 0x08;
 export type Socks5Deps = HttpProxyDeps;
 
 /** A REP reply: the code, and the bound address the exit connected from (zeros on a refusal). */
-function reply(rep: number, address = '0.0.0.0', port = 0): Buffer {
+function reply(rep: number, bound = '0.0.0.0', port = 0): Buffer {
+  // An IPv4 exit on a dual-stack socket reports ::ffff:a.b.c.d; clients expect it as IPv4.
+  const address = bound.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
   let atyp = 0x01;
   let addressBytes: Buffer = Buffer.alloc(4);
   if (isIPv4(address)) {
@@ -71,6 +75,9 @@ class HandshakeReader {
     null;
   private readonly onData = (chunk: Buffer) => {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    if (this.buffered.length > MAX_BUFFERED) {
+      this.socket.pause();
+    }
     this.settle();
   };
   private readonly onEnd = () => {
@@ -98,6 +105,9 @@ class HandshakeReader {
       this.waiting = null;
       const bytes = this.buffered.subarray(0, size);
       this.buffered = this.buffered.subarray(size);
+      if (this.buffered.length <= MAX_BUFFERED && this.socket.isPaused()) {
+        this.socket.resume();
+      }
       resolve(bytes);
     }
   }
@@ -211,6 +221,11 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       port,
       exitChoice(deps, admitted, stickyPort),
     );
+    if (client.destroyed) {
+      // The client left (or timed out) while the exit was connecting: nothing would close this tunnel.
+      upstream.destroy();
+      return;
+    }
     deps.meter.countRequest(admitted.plan.planId);
     const early = reader.release();
     client.setTimeout(0);
