@@ -1,16 +1,27 @@
 import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-import { parseUpstreamUrl } from './tunnel/upstream.ts';
+import type { Exit, PlanAccess, PoolType } from './store.ts';
+import { InMemoryGatewayStore } from './store.ts';
+import {
+  type FakeProxy,
+  startHttpConnectProxy,
+  startSilentProxy,
+  startSocks5Proxy,
+} from './testing/fake-upstream-proxies.ts';
+import { connectViaUpstream, parseUpstreamUrl } from './tunnel/upstream.ts';
 
 const run = promisify(execFile);
 
 const customer: PlanAccess = {
-  planId: 'plan-front',
+  planId: 'plan-dc',
   login: 'bgfrontplan1',
   password: 'Front123',
   poolType: 'datacenter',
@@ -18,158 +29,239 @@ const customer: PlanAccess = {
   trafficLeftBytes: 10 * 1024 ** 3,
   isActive: true,
 };
-/** The account the front gateway holds at the upstream provider. */
-const upstreamAccount: PlanAccess = {
-  ...customer,
-  planId: 'plan-up',
-  login: 'bgupstream01',
-  password: 'UpPass123',
-};
+/** The account the gateway holds at each upstream provider. */
+const account = { username: 'bg-acct', password: 'Up:pass@1' };
+/** A payload with every byte value, to see it arrive intact in both directions. */
+const payload = randomBytes(1024 * 1024);
 
 let origin: Server;
 let originPort: number;
-// The upstream provider is another Bytegate gateway: a real HTTP CONNECT and SOCKS5 proxy with auth.
-let upstream: Gateway;
-let upstreamPorts: ListeningPorts;
+let banner: TcpServer;
+let bannerPort: number;
+let closedPort: number;
+const fakes: Record<'http' | 'socks' | 'httpWrong' | 'socksWrong' | 'silent' | 'coalescing', FakeProxy> =
+  {} as never;
+// Also an upstream that is another Bytegate gateway: our own HTTP and SOCKS5 listeners as the provider.
+let chained: Gateway;
+let chainedPorts: ListeningPorts;
 let front: Gateway;
 let frontPorts: ListeningPorts;
+let tempDir: string;
 
-const upstreamUrl = (protocol: 'http' | 'socks5', password = upstreamAccount.password, port?: number) => {
-  const defaultPort = protocol === 'http' ? upstreamPorts.httpPort : upstreamPorts.socksPort;
-  return parseUpstreamUrl(
-    `${protocol}://${upstreamAccount.login}:${password}@127.0.0.1:${port ?? defaultPort}`,
-  );
-};
+const proxyUrl = (protocol: 'http' | 'socks5', port: number, password = account.password) =>
+  `${protocol}://${account.username}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
 
-async function fetchVia(username: string, tunnel: boolean) {
-  const { stdout } = await run('curl', [
-    '-s',
-    '--max-time',
-    '15',
-    '-w',
-    '\n%{http_code}',
-    ...(tunnel ? ['-p'] : []),
-    '-x',
-    `http://${username}:${customer.password}@127.0.0.1:${frontPorts.httpPort}`,
-    `http://127.0.0.1:${originPort}/?bytes=0`,
-  ]).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+function upstreamExit(id: string, poolType: PoolType, country: string, url: string): Exit {
+  const upstream = parseUpstreamUrl(url);
+  if (!upstream) {
+    throw new Error(`bad upstream URL in the test: ${url}`);
+  }
+  return { id, kind: 'upstream', upstream, poolType, country, isRisky: false };
+}
+
+const directExit = (id: string, poolType: PoolType, country: string, localAddress = '127.0.0.6'): Exit => ({
+  id,
+  kind: 'direct',
+  poolType,
+  country,
+  localAddress,
+  isRisky: false,
+});
+
+/** curl through the front gateway; the body as bytes and the status code. */
+async function curlVia(login: string, tunnel: boolean, path = '/', extra: string[] = []) {
+  const { stdout } = await run(
+    'curl',
+    [
+      '-s',
+      '--max-time',
+      '20',
+      '-w',
+      '\n%{http_code}',
+      ...(tunnel ? ['-p'] : []),
+      '-x',
+      `http://${login}:${customer.password}@127.0.0.1:${frontPorts.httpPort}`,
+      ...extra,
+      `http://127.0.0.1:${originPort}${path}`,
+    ],
+    { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 },
+  ).catch((error: { stdout?: Buffer }) => ({ stdout: error.stdout ?? Buffer.alloc(0) }));
   const cut = stdout.lastIndexOf('\n');
-  return { body: stdout.slice(0, cut), status: stdout.slice(cut + 1) };
+  return { body: stdout.subarray(0, cut), status: stdout.subarray(cut + 1).toString() };
 }
 
 beforeAll(async () => {
-  origin = createServer((request, response) => response.end(`from ${request.socket.remoteAddress}`));
+  tempDir = mkdtempSync(join(tmpdir(), 'bytegate-upstream-'));
+  origin = createServer((request, response) => {
+    if (request.url === '/payload') {
+      response.end(payload);
+      return;
+    }
+    if (request.method === 'POST') {
+      const hash = createHash('sha256');
+      request.on('data', (chunk: Buffer) => hash.update(chunk));
+      request.on('end', () => response.end(hash.digest('hex')));
+      return;
+    }
+    response.end(`from ${request.socket.remoteAddress}`);
+  });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originPort = (origin.address() as AddressInfo).port;
-  const closedPort = await new Promise<number>((resolve) => {
+  // A server that speaks first, as SMTP or SSH do.
+  banner = createTcpServer((socket) => socket.end(payload.subarray(0, 64 * 1024)));
+  await new Promise<void>((resolve) => banner.listen(0, '127.0.0.1', resolve));
+  bannerPort = (banner.address() as AddressInfo).port;
+  closedPort = await new Promise<number>((resolve) => {
     const probe = createTcpServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
     });
   });
-  const policy = {
+
+  fakes.http = await startHttpConnectProxy(account);
+  fakes.socks = await startSocks5Proxy(account);
+  fakes.httpWrong = await startHttpConnectProxy(account);
+  fakes.socksWrong = await startSocks5Proxy(account);
+  fakes.silent = await startSilentProxy();
+  fakes.coalescing = await startHttpConnectProxy({ ...account, coalesce: true });
+
+  const settings = {
     host: '127.0.0.1',
     httpPort: 0,
     socksPort: 0,
     allowPrivateTargets: true,
     openPorts: new Set([originPort]),
   };
-
-  upstream = createGateway(
-    new InMemoryGatewayStore().addPlan(upstreamAccount).addExit({
-      id: 'up-1',
-      kind: 'direct',
-      poolType: 'datacenter',
-      localAddress: '127.0.0.5',
-      country: 'US',
-      isRisky: false,
-    }),
-    policy,
+  chained = createGateway(
+    new InMemoryGatewayStore()
+      .addPlan({ ...customer, planId: 'plan-up', login: 'bgupstream01', password: 'UpPass123' })
+      .addExit(directExit('up-1', 'datacenter', 'US', '127.0.0.5')),
+    settings,
   );
-  upstreamPorts = await upstream.listen();
+  chainedPorts = await chained.listen();
+  const chainedUrl = (protocol: 'http' | 'socks5', port: number) =>
+    `${protocol}://bgupstream01:UpPass123@127.0.0.1:${port}`;
 
-  const upstreamExit = (
-    id: string,
-    poolType: PlanAccess['poolType'],
-    country: string,
-    proxy: ReturnType<typeof upstreamUrl>,
-  ) => {
-    if (!proxy) {
-      throw new Error('bad upstream URL in the test');
-    }
-    return { id, kind: 'upstream' as const, upstream: proxy, poolType, country, isRisky: false };
-  };
   const store = new InMemoryGatewayStore()
     .addPlan(customer)
     .addPlan({ ...customer, planId: 'plan-res', login: 'bgfrontresi1', poolType: 'residential' })
     .addPlan({ ...customer, planId: 'plan-mob', login: 'bgfrontmobi1', poolType: 'mobile' })
-    .addExit(upstreamExit('via-http', 'datacenter', 'US', upstreamUrl('http')))
-    .addExit(upstreamExit('via-socks', 'datacenter', 'GB', upstreamUrl('socks5')))
-    .addExit(upstreamExit('bad-password', 'residential', 'DE', upstreamUrl('socks5', 'wrong')))
-    .addExit({
-      id: 'good-direct',
-      kind: 'direct',
-      poolType: 'residential',
-      localAddress: '127.0.0.6',
-      country: 'DE',
-      isRisky: false,
-    })
-    .addExit(upstreamExit('bad-http-password', 'mobile', 'DE', upstreamUrl('http', 'wrong')))
+    .addExit(upstreamExit('fake-http', 'datacenter', 'US', proxyUrl('http', fakes.http.port)))
+    .addExit(upstreamExit('fake-socks', 'datacenter', 'GB', proxyUrl('socks5', fakes.socks.port)))
+    .addExit(upstreamExit('chained-http', 'datacenter', 'FR', chainedUrl('http', chainedPorts.httpPort)))
     .addExit(
-      upstreamExit(
-        'closed-port',
-        'mobile',
-        'DE',
-        upstreamUrl('socks5', upstreamAccount.password, closedPort),
-      ),
-    );
-  front = createGateway(store, policy);
+      upstreamExit('chained-socks', 'datacenter', 'NL', chainedUrl('socks5', chainedPorts.socksPort ?? 0)),
+    )
+    // Residential: in each country one broken upstream and one good direct exit.
+    .addExit(upstreamExit('wrong-http', 'residential', 'DE', proxyUrl('http', fakes.httpWrong.port, 'no')))
+    .addExit(directExit('good-de', 'residential', 'DE'))
+    .addExit(
+      upstreamExit('wrong-socks', 'residential', 'AT', proxyUrl('socks5', fakes.socksWrong.port, 'no')),
+    )
+    .addExit(directExit('good-at', 'residential', 'AT'))
+    .addExit(upstreamExit('silent', 'residential', 'CH', proxyUrl('http', fakes.silent.port)))
+    .addExit(directExit('good-ch', 'residential', 'CH'))
+    .addExit(upstreamExit('closed', 'residential', 'IT', proxyUrl('socks5', closedPort)))
+    .addExit(directExit('good-it', 'residential', 'IT'))
+    // Mobile: every exit broken.
+    .addExit(upstreamExit('m-wrong', 'mobile', 'DE', proxyUrl('http', fakes.httpWrong.port, 'no')))
+    .addExit(upstreamExit('m-closed', 'mobile', 'DE', proxyUrl('socks5', closedPort)));
+  front = createGateway(store, settings);
   frontPorts = await front.listen();
 });
 
 afterAll(async () => {
   await front?.close();
-  await upstream?.close();
+  await chained?.close();
+  await Promise.all(Object.values(fakes).map((fake) => fake.close()));
   await new Promise((resolve) => origin?.close(resolve));
+  await new Promise((resolve) => banner?.close(resolve));
+  rmSync(tempDir, { recursive: true, force: true });
 });
 
 describe('upstream exits', () => {
-  it('relay forward HTTP and CONNECT through an HTTP upstream, with the upstream account', async () => {
-    upstream.meter.drain();
+  it.each([
+    ['HTTP CONNECT', 'us', 'http'],
+    ['SOCKS5', 'gb', 'socks'],
+  ] as const)(
+    'carry bytes intact both ways through a %s upstream, with its account',
+    async (_, country, fake) => {
+      const upload = join(tempDir, 'upload.bin');
+      writeFileSync(upload, payload);
+      const before = fakes[fake].seen.length;
+      for (const tunnel of [false, true]) {
+        const login = `${customer.login}__cr.${country}`;
+        const download = await curlVia(login, tunnel, '/payload');
+        expect(download.status).toBe('200');
+        expect(download.body.equals(payload)).toBe(true);
+        const sent = await curlVia(login, tunnel, '/', ['--data-binary', `@${upload}`]);
+        expect(sent.body.toString()).toBe(createHash('sha256').update(payload).digest('hex'));
+      }
+      // Four tunnels, each opened with the gateway's upstream account to the resolved target address.
+      expect(fakes[fake].seen.slice(before)).toEqual(
+        Array.from({ length: 4 }, () => ({ ...account, target: `127.0.0.1:${originPort}` })),
+      );
+    },
+  );
+
+  it('work with a real proxy as the upstream: another Bytegate gateway, over HTTP and SOCKS5', async () => {
+    chained.meter.drain();
+    for (const country of ['fr', 'nl']) {
+      for (const tunnel of [false, true]) {
+        const answer = await curlVia(`${customer.login}__cr.${country}`, tunnel);
+        expect(answer.status).toBe('200');
+        expect(answer.body.toString()).toBe('from 127.0.0.5'); // the upstream provider's exit
+      }
+    }
+    expect(chained.meter.drain().get('plan-up')?.requests).toBe(4);
+  });
+
+  it('keep the target bytes that arrive in the same packet as the CONNECT answer', async () => {
+    const proxy = parseUpstreamUrl(proxyUrl('http', fakes.coalescing.port));
+    expect(proxy).not.toBeNull();
+    const socket = await connectViaUpstream(proxy as NonNullable<typeof proxy>, '127.0.0.1', bannerPort);
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) {
+      chunks.push(chunk as Buffer);
+    }
+    expect(Buffer.concat(chunks).equals(payload.subarray(0, 64 * 1024))).toBe(true);
+  });
+
+  it.each([
+    ['refuses the password (HTTP 407)', 'de', 'httpWrong'],
+    ['refuses the password (SOCKS5)', 'at', 'socksWrong'],
+    ['hangs up without answering', 'ch', 'silent'],
+    ['is not listening', 'it', undefined],
+  ] as const)('fall back once to another exit when an upstream %s', async (_, country, fake) => {
+    const before = fake ? fakes[fake].seen.length : 0;
+    // Exits are picked at random: go on until the broken one was tried (each try must still succeed).
+    for (let i = 0; i < 40; i++) {
+      const answer = await curlVia(`bgfrontresi1__cr.${country}`, i % 2 === 1);
+      expect(answer.status).toBe('200');
+      expect(answer.body.toString()).toBe('from 127.0.0.6');
+      if (fake ? fakes[fake].seen.length > before : i >= 5) {
+        break;
+      }
+    }
+    if (fake) {
+      expect(fakes[fake].seen.length).toBeGreaterThan(before);
+      expect(fakes[fake].seen.at(-1)?.password).toBe(fake === 'silent' ? undefined : 'no');
+    }
+  });
+
+  it('answer 502 NO_HOST_CONNECTION when the second exit fails too', async () => {
     for (const tunnel of [false, true]) {
-      const answer = await fetchVia(`${customer.login}__cr.us`, tunnel);
-      expect(answer.status).toBe('200');
-      // The origin sees the upstream provider's exit, not ours.
-      expect(answer.body).toBe('from 127.0.0.5');
+      const { stdout } = await run('curl', [
+        '-s',
+        '-i',
+        ...(tunnel ? ['-p'] : []),
+        '-x',
+        `http://bgfrontmobi1:${customer.password}@127.0.0.1:${frontPorts.httpPort}`,
+        `http://127.0.0.1:${originPort}/`,
+      ]).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      expect(stdout.split('\r\n')[0]).toBe('HTTP/1.1 502 NO_HOST_CONNECTION');
+      expect(stdout).toContain('X-Bytegate-Error: NO_HOST_CONNECTION');
     }
-    expect(upstream.meter.drain().get(upstreamAccount.planId)?.requests).toBe(2);
-  });
-
-  it('relay forward HTTP and CONNECT through a SOCKS5 upstream', async () => {
-    for (const tunnel of [false, true]) {
-      const answer = await fetchVia(`${customer.login}__cr.gb`, tunnel);
-      expect(answer.status).toBe('200');
-      expect(answer.body).toBe('from 127.0.0.5');
-    }
-  });
-
-  it('fall back once to another exit when an upstream refuses', async () => {
-    for (let i = 0; i < 8; i++) {
-      const answer = await fetchVia('bgfrontresi1__cr.de', i % 2 === 0);
-      expect(answer.status).toBe('200');
-      expect(answer.body).toBe('from 127.0.0.6');
-    }
-  });
-
-  it('answer 502 NO_HOST_CONNECTION when every matching upstream fails', async () => {
-    const { stdout } = await run('curl', [
-      '-s',
-      '-i',
-      '-x',
-      `http://bgfrontmobi1:${customer.password}@127.0.0.1:${frontPorts.httpPort}`,
-      `http://127.0.0.1:${originPort}/`,
-    ]);
-    expect(stdout.split('\r\n')[0]).toBe('HTTP/1.1 502 NO_HOST_CONNECTION');
   });
 });
 
@@ -184,6 +276,8 @@ describe('parseUpstreamUrl', () => {
     });
     expect(parseUpstreamUrl('socks5h://[2001:db8::1]:1080')?.host).toBe('2001:db8::1');
     expect(parseUpstreamUrl('http://proxy.example.net:3128')).toMatchObject({ protocol: 'http', port: 3128 });
+    // URL hides a scheme's default port; an explicit :80 is still a port.
+    expect(parseUpstreamUrl('http://proxy.example.net:80')?.port).toBe(80);
   });
 
   it('refuses anything else', () => {
@@ -194,6 +288,8 @@ describe('parseUpstreamUrl', () => {
       'socks4://p:1080',
       'p:1080',
       'http://p:80/path',
+      'http://p:3128?x=1',
+      'http://p:3128#x',
     ]) {
       expect(parseUpstreamUrl(text), text).toBeNull();
     }

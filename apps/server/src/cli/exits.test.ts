@@ -72,5 +72,27 @@ describe('bytegate exits', () => {
     expect(run('remove', id ?? '').stdout).toContain(`Removed exit ${id}`);
     expect(run('remove', id ?? '').stderr).toContain(`no exit has the id ${id}`);
     expect(run('list').stdout).not.toContain('Berlin 1');
-  });
+  }, 120_000); // a dozen CLI processes, each opening the embedded database
+
+  it('adds an upstream exit and never prints its password', () => {
+    const upstream = run(
+      'add',
+      '--name',
+      'Via provider',
+      '--pool',
+      'mobile',
+      '--country',
+      'FR',
+      '--kind',
+      'upstream',
+      '--upstream-url',
+      'socks5://acct:Hunter2pw@198.51.100.4:1080',
+    );
+    expect(upstream.stderr).toBe('');
+    const noUrl = run('add', '--name', 'x', '--pool', 'mobile', '--country', 'FR', '--kind', 'upstream');
+    expect(noUrl.stderr).toContain('an upstream exit needs upstreamUrl');
+    const withUpstream = run('list').stdout;
+    expect(withUpstream).toContain('socks5://acct:***@198.51.100.4:1080');
+    expect(withUpstream).not.toContain('Hunter2pw');
+  }, 60_000);
 });

@@ -3,7 +3,12 @@ import { extname } from 'node:path';
 import { createExits, deleteExit, listExitsForAdmin } from '@bytegate/db/queries';
 import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { exitInputSchema, parseExitFile, toNewExit } from '../services/inventory/exit-input.ts';
+import {
+  exitInputSchema,
+  maskUpstreamUrl,
+  parseExitFile,
+  toNewExit,
+} from '../services/inventory/exit-input.ts';
 import { openDatabase } from './open-database.ts';
 
 async function withDatabase<T>(
@@ -47,7 +52,7 @@ exitsCommand
         city: row.city ?? '',
         zip: row.zip ?? '',
         asn: row.asn ?? '',
-        via: row.localAddress ?? row.upstreamUrl?.replace(/\/\/[^@]*@/, '//***@') ?? '',
+        via: row.localAddress ?? (row.upstreamUrl ? maskUpstreamUrl(row.upstreamUrl) : ''),
         risky: row.isRisky,
         active: row.isActive,
       })),

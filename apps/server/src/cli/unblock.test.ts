@@ -46,10 +46,10 @@ describe('bytegate unblock', () => {
     );
     expect(opened.stderr).toBe('');
     expect(opened.stdout).toContain('unblocked ports 25, 587; unblocked domains paypal.com.');
-    expect(run('--email', 'scraper@example.com').stdout).toContain(
+    expect(run('scraper@example.com', '--list').stdout).toContain(
       'unblocked ports 25, 587; unblocked domains paypal.com.',
     );
-    const closed = run('--email', 'scraper@example.com', '--remove', '--port', '25', '--host', 'paypal.com');
+    const closed = run('scraper@example.com', '--remove', '--port', '25', '--host', 'paypal.com');
     expect(closed.stdout).toContain('unblocked ports 587; unblocked domains none.');
 
     const database = await createDb({ dataDir });
@@ -57,7 +57,7 @@ describe('bytegate unblock', () => {
     expect(user?.unblockedPorts).toEqual([587]);
     expect(user?.unblockedHosts).toEqual([]);
     await database.close();
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 
   it('names the problem with a bad port, a bad domain or an unknown email', () => {
     const badPort = run('--email', 'scraper@example.com', '--port', '70000');
@@ -66,8 +66,11 @@ describe('bytegate unblock', () => {
     const badHost = run('--email', 'scraper@example.com', '--host', 'http://x.com/');
     expect(badHost.status).not.toBe(0);
     expect(badHost.stderr).toContain('must be a domain name');
-    const unknown = run('--email', 'nobody@example.com', '--port', '25');
+    const unknown = run('nobody@example.com', '--port', '25');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('No account has the email nobody@example.com');
-  });
+    expect(run('--port', '25').stderr).toContain('give the account');
+    expect(run('scraper@example.com', '--list', '--port', '25').stderr).toContain('--list only shows');
+    expect(run('scraper@example.com', '--remove').stderr).toContain('--remove needs the --port or --host');
+  }, 60_000);
 });

@@ -27,7 +27,7 @@ describe('DomainSet', () => {
 });
 
 describe('the default blocked hosts', () => {
-  it('cover the categories of SPEC section 8', () => {
+  it('cover the blocked-website categories named in the SPEC (Help Center)', () => {
     for (const host of [
       'www.irs.gov',
       'army.mil',

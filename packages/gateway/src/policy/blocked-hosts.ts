@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
 
 /**
- * Domains refused by default (`403 HOST_BLOCKED`), by the categories SPEC section 8 names for blocked
- * websites: government, banking and payment, traffic monetization, and high-risk services such as visa
- * centers. An entry blocks the domain and every name under it. Support unblocks per user.
+ * Domains refused by default (`403 HOST_BLOCKED`), by the categories the SPEC's Help Center names for
+ * blocked websites (section 2, "Help Center and articles"; also research/providers.md, "Blocked targets"):
+ * government, banking and payment, traffic monetization, and high-risk services such as visa centers.
+ * An entry blocks the domain and every name under it. Support unblocks per user.
  */
 export const BLOCKED_HOST_CATEGORIES = {
   government: [

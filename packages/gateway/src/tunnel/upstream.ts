@@ -21,18 +21,21 @@ export interface UpstreamProxy {
 export function parseUpstreamUrl(text: string): UpstreamProxy | null {
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(text.trim());
   } catch {
     return null;
   }
   const protocol = url.protocol === 'http:' ? 'http' : /^socks5h?:$/.test(url.protocol) ? 'socks5' : null;
-  const port = Number(url.port);
+  // URL drops a scheme's default port (http:80), so an explicit ":80" is read from the text itself.
+  const port = url.port === '' && protocol === 'http' && /:80\/?$/.test(text.trim()) ? 80 : Number(url.port);
   if (
     !protocol ||
     !url.hostname ||
     !Number.isInteger(port) ||
     port < 1 ||
-    (url.pathname !== '/' && url.pathname !== '')
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search !== '' ||
+    url.hash !== ''
   ) {
     return null;
   }
@@ -51,39 +54,47 @@ function connectViaHttp(proxy: UpstreamProxy, address: string, port: number): Pr
     const socket = tcpConnect({ host: proxy.host, port: proxy.port });
     socket.setNoDelay(true);
     const authority = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+    let head = Buffer.alloc(0);
+    const cleanUp = () => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('error', fail);
+      socket.off('close', onClose);
+    };
     const fail = (error: Error) => {
+      cleanUp();
       socket.destroy();
       reject(error);
     };
-    socket.setTimeout(UPSTREAM_TIMEOUT_MS, () => fail(new Error('upstream proxy timed out')));
-    socket.once('error', fail);
-    let head = Buffer.alloc(0);
+    const onClose = () => fail(new Error('upstream proxy closed the connection before answering'));
+    // A hard bound on the whole handshake: a proxy that trickles bytes must not hold the exit open.
+    const timer = setTimeout(() => fail(new Error('upstream proxy timed out')), UPSTREAM_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end === -1) {
         if (head.length > MAX_RESPONSE_HEAD) {
-          socket.off('data', onData);
           fail(new Error('upstream proxy sent an oversized response'));
         }
         return;
       }
-      socket.off('data', onData);
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1];
       if (!status?.startsWith('2')) {
         fail(new Error(`upstream proxy answered ${status ?? 'garbage'}`));
         return;
       }
+      cleanUp();
+      // Paused, with the target's first bytes (if they came with the head) put back for the consumer.
       socket.pause();
       const rest = head.subarray(end + 4);
       if (rest.length > 0) {
         socket.unshift(rest);
       }
-      socket.setTimeout(0);
-      socket.off('error', fail);
       resolve(socket);
     };
     socket.on('data', onData);
+    socket.on('error', fail);
+    socket.on('close', onClose);
     socket.once('connect', () => {
       const auth =
         proxy.username !== undefined

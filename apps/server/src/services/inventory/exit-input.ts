@@ -56,6 +56,10 @@ export const exitInputSchema = z
   })
   .refine((exit) => (exit.kind === 'upstream') === Boolean(exit.upstreamUrl), {
     message: 'an upstream exit needs upstreamUrl, and a direct exit has none',
+  })
+  // The gateway never binds a connection to an upstream proxy: refuse rather than ignore the address.
+  .refine((exit) => exit.kind === 'direct' || exit.localAddress === undefined, {
+    message: 'localAddress is for direct exits only',
   });
 export type ExitInput = z.input<typeof exitInputSchema>;
 
@@ -75,6 +79,21 @@ export function toNewExit(input: z.output<typeof exitInputSchema>): NewExit {
     upstreamUrl: input.upstreamUrl ?? null,
     isRisky: input.risky,
   };
+}
+
+/** An upstream URL fit to print: the password becomes `***`; a URL the gateway cannot read is not shown. */
+export function maskUpstreamUrl(text: string): string {
+  // Rebuilt from the parsed parts: a malformed URL may leave part of its password outside the userinfo.
+  const proxy = parseUpstreamUrl(text);
+  if (!proxy) {
+    return '(invalid upstream URL)';
+  }
+  const user =
+    proxy.username !== undefined
+      ? `${encodeURIComponent(proxy.username)}${proxy.password !== undefined ? ':***' : ''}@`
+      : '';
+  const host = proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host;
+  return `${proxy.protocol}://${user}${host}:${proxy.port}`;
 }
 
 /** Rows of a CSV with a header line (no quoted commas), or of a JSON array. */
