@@ -136,7 +136,7 @@ describe('Proxy Setup in the browser', () => {
 
   it('moves the usage bar and the overview cards with the traffic just carried', async () => {
     // 32 MiB and the requests around it: 5 GiB - 32 MiB and a little is 4.97 GB, read within seconds.
-    await expect.poll(usageText, { timeout: 20_000, intervals: [500] }).toBe('4.97 GB left of 5.00 GB');
+    await expect.poll(usageText, { timeout: 20_000, interval: 500 }).toBe('4.97 GB left of 5.00 GB');
     await saveScreenshot(page, 'proxy-setup-1280');
 
     await openSection(page, 'Dashboard');
@@ -201,7 +201,7 @@ describe('Proxy Setup in the browser', () => {
     await expect
       .poll(async () => (await runCurl(bare, join(workDir, 'bare'))).status, {
         timeout: 10_000,
-        intervals: [500],
+        interval: 500,
       })
       .toBe('200');
 
@@ -210,7 +210,7 @@ describe('Proxy Setup in the browser', () => {
     await expect
       .poll(async () => (await runCurl(bare, join(workDir, 'bare'))).status, {
         timeout: 10_000,
-        intervals: [500],
+        interval: 500,
       })
       .toBe('407');
   });
@@ -221,7 +221,7 @@ describe('Proxy Setup in the browser', () => {
     await saveScreenshot(page, 'proxy-setup-375');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('main *')]
+      Array.from(document.querySelectorAll('main *'))
         .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
         .slice(0, 8)
         .map((element) => `${element.tagName}.${String(element.className).slice(0, 60)}`),

@@ -95,7 +95,13 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       expect(body).toEqual({
         recaptchaSiteKey: null,
         paymentsSandbox: true,
-        gateway: { host: '127.0.0.1', ip: null, httpPort: 8823 },
+        gateway: {
+          host: '127.0.0.1',
+          ip: null,
+          httpPort: 8823,
+          socksPort: 8824,
+          stickyPorts: { first: 10000, last: 10099 },
+        },
       });
     });
   });
