@@ -4,5 +4,6 @@ export { BLOCKED_HOST_CATEGORIES, DEFAULT_BLOCKED_HOSTS, DomainSet } from './pol
 export { DEFAULT_OPEN_PORTS, type Unblocks } from './policy/target-policy.ts';
 export * from './routing/username.ts';
 export * from './store.ts';
+export { connectTarget, relay } from './tunnel/relay.ts';
 export { parseUpstreamUrl, type UpstreamProxy } from './tunnel/upstream.ts';
 export type { PlanUsage } from './tunnel/usage-meter.ts';

@@ -7,6 +7,7 @@ import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { GatewayStore } from '../store.ts';
 import { connectThroughExit, type ExitChoice, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
+import { relay } from '../tunnel/relay.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
 import type { UsageMeter } from '../tunnel/usage-meter.ts';
 import { handleForward } from './forward.ts';
@@ -121,11 +122,7 @@ async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, clie
       upstream.write(head);
     }
     client.write(CONNECT_ESTABLISHED);
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    relay(client, upstream);
   } catch (error) {
     refuse(deps, client, error, admitted);
   }

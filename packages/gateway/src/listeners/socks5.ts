@@ -2,6 +2,7 @@ import { isIPv4, isIPv6, type Socket } from 'node:net';
 import { type Admitted, admit } from '../admission.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { connectThroughExit, resolveTarget } from '../tunnel/connect-exit.ts';
+import { relay } from '../tunnel/relay.ts';
 import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
 
 /** A client that has not finished its handshake by then is dropped. */
@@ -233,11 +234,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     if (early.length > 0) {
       upstream.write(early);
     }
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    relay(client, upstream);
     client.resume();
   } catch (error) {
     if (client.destroyed) {

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { isIP, type Socket, connect as tcpConnect } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { GatewayError } from '../errors.ts';
 import {
   checkAddress,
@@ -11,6 +11,7 @@ import {
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { UsernameParams } from '../routing/username.ts';
 import type { Exit } from '../store.ts';
+import { connectTarget } from './relay.ts';
 import { connectViaUpstream } from './upstream.ts';
 
 export interface Target {
@@ -43,7 +44,7 @@ function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
     return connectViaUpstream(exit.upstream, address, port);
   }
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: address, port, localAddress: exit.localAddress });
+    const socket = connectTarget({ host: address, port, localAddress: exit.localAddress });
     socket.setNoDelay(true);
     const onError = (error: Error) => {
       socket.destroy();

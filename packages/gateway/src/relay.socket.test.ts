@@ -1,0 +1,144 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { connectTarget, relay, relayLimits } from './tunnel/relay.ts';
+
+// The relay on its own, between real sockets: a "proxy" server whose accepted client is relayed to a
+// target opened with connectTarget, as the CONNECT and SOCKS5 listeners do after their handshakes.
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+function listen(onSocket: (socket: Socket) => void): Promise<number> {
+  const server = createServer(onSocket);
+  servers.push(server);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+/** A relay from every accepted client to the target port, started `delayStartMs` after the target
+ * connects (so a target that speaks first has its bytes waiting). */
+async function relayTo(targetPort: number, delayStartMs = 0): Promise<number> {
+  return listen((client) => {
+    client.on('error', () => client.destroy());
+    const target = connectTarget({ host: '127.0.0.1', port: targetPort });
+    target.once('connect', () => setTimeout(() => relay(client, target), delayStartMs));
+  });
+}
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Reads a socket to its end, pausing now and then like a slow client when `slow`. */
+function readAll(socket: Socket, slow = false): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let count = 0;
+    // A slow client lets the kernel's buffers fill first, so the relay's writes to it wait.
+    if (slow) {
+      socket.pause();
+      setTimeout(() => socket.resume(), 300);
+    }
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      count += 1;
+      if (slow && count % 64 === 0) {
+        socket.pause();
+        setTimeout(() => socket.resume(), 20);
+      }
+    });
+    socket.once('end', () => resolve(Buffer.concat(chunks)));
+    socket.once('error', reject);
+  });
+}
+
+describe('tunnel relay', () => {
+  it('delivers what a target sends before the relay starts, then the rest, in order', async () => {
+    const targetPort = await listen((socket) => {
+      socket.write('220 banner before anything\r\n');
+      socket.once('data', (data) => socket.end(`echo:${data.toString()}`));
+    });
+    const proxyPort = await relayTo(targetPort, 100);
+    const client = connect(proxyPort, '127.0.0.1');
+    const received = readAll(client);
+    client.write('hello');
+    expect((await received).toString()).toBe('220 banner before anything\r\necho:hello');
+  });
+
+  it.each([
+    ['own buffers from the pool', 64],
+    ['only the shared buffer (the pool is used up)', 0],
+  ])(
+    'carries 48 MiB intact to a client that keeps pausing, and 70 tunnels at once, ten of them slow: %s',
+    async (_, maxOwnBuffers) => {
+      const defaultLimit = relayLimits.maxOwnBuffers;
+      relayLimits.maxOwnBuffers = maxOwnBuffers;
+      onTestFinished(() => {
+        relayLimits.maxOwnBuffers = defaultLimit;
+      });
+      const payload = randomBytes(48 * 1024 * 1024);
+      const targetPort = await listen((socket) => {
+        // "offset size": that slice of the payload, so every tunnel carries different bytes.
+        socket.once('data', (data) => {
+          const [offset = 0, size = 0] = data.toString().split(' ').map(Number);
+          socket.end(payload.subarray(offset, offset + size));
+        });
+      });
+      const proxyPort = await relayTo(targetPort);
+      const fetchThrough = async (offset: number, size: number, slow: boolean) => {
+        const client = connect(proxyPort, '127.0.0.1');
+        const received = readAll(client, slow);
+        client.write(`${offset} ${size}`);
+        return received;
+      };
+
+      const big = await fetchThrough(0, payload.length, true);
+      expect(big.length).toBe(payload.length);
+      expect(sha256(big)).toBe(sha256(payload));
+
+      // Ten slow clients make the relay's writes wait (the kernel's buffers fill) while sixty others read.
+      const slices = Array.from({ length: 70 }, (_, i) => ({
+        offset: (i * 317 * 1024 + i) % (32 * 1024 * 1024),
+        size: (i < 10 ? 16 : 1) * 1024 * 1024,
+      }));
+      // The fast ones start while the slow ones' writes wait (the slow clients read after 300 ms).
+      const results = await Promise.all(
+        slices.map(async ({ offset, size }, i) => {
+          if (i >= 10) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          return fetchThrough(offset, size, i < 10);
+        }),
+      );
+      results.forEach((result, i) => {
+        const { offset = 0, size = 0 } = slices[i] ?? {};
+        expect(result.length).toBe(size);
+        expect(sha256(result)).toBe(sha256(payload.subarray(offset, offset + size)));
+      });
+    },
+  );
+
+  it('carries the upload direction and closes the client when the target hangs up', async () => {
+    const upload = randomBytes(4 * 1024 * 1024);
+    const targetPort = await listen((socket) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (Buffer.concat(chunks).length === upload.length) {
+          socket.end(sha256(Buffer.concat(chunks)));
+        }
+      });
+    });
+    const proxyPort = await relayTo(targetPort);
+    const client = connect(proxyPort, '127.0.0.1');
+    const received = readAll(client);
+    const closed = new Promise((resolve) => client.once('close', resolve));
+    client.write(upload);
+    expect((await received).toString()).toBe(sha256(upload));
+    await closed;
+  });
+});
