@@ -65,6 +65,16 @@ export function admit(
       throw new GatewayError('NO_USER', 'Proxy authentication required');
     }
   }
+  return checkPlan(deps, plan, targeting, socket);
+}
+
+/** What is checked on every request, even when the identity is known: plan state, traffic, a thread. */
+function checkPlan(
+  deps: { threads: ThreadLimits; meter: UsageMeter },
+  plan: PlanAccess,
+  targeting: UsernameParams,
+  socket: Socket,
+): Admitted {
   if (!plan.isActive) {
     throw new GatewayError('NO_USER', 'This proxy plan is not active');
   }
@@ -85,4 +95,35 @@ export function admit(
     socket.once('close', release);
   }
   return { plan, targeting, isDoubled: isTargetFilter(targeting) };
+}
+
+const lastIdentity = new WeakMap<
+  Socket,
+  { header: string; login: string; password: string; targeting: UsernameParams }
+>();
+
+/**
+ * `admit` for a request on the HTTP port, from its Proxy-Authorization header. A keep-alive client
+ * sends the same header with every request: while it and the plan's password are unchanged, the
+ * decoding and the password check are not repeated (plan state, traffic and thread still are).
+ */
+export function admitHttp(
+  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
+  header: string | undefined,
+  socket: Socket,
+  stickyPort?: number,
+): Admitted {
+  const known = header === undefined ? undefined : lastIdentity.get(socket);
+  if (known && known.header === header) {
+    const plan = deps.store.getPlanByLogin(known.login);
+    if (plan && plan.password === known.password) {
+      return checkPlan(deps, plan, known.targeting, socket);
+    }
+  }
+  const admitted = admit(deps, readBasicCredentials(header), socket, stickyPort);
+  if (header !== undefined) {
+    const { login, password } = admitted.plan;
+    lastIdentity.set(socket, { header, login, password, targeting: admitted.targeting });
+  }
+  return admitted;
 }

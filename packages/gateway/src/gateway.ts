@@ -1,7 +1,6 @@
-import type { Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import { createForwardAgent } from './listeners/forward.ts';
-import { createHttpProxyServer, type HttpProxyDeps } from './listeners/http-proxy.ts';
+import { TargetPool } from './http1/target-pool.ts';
+import { type HttpProxyDeps, handleHttpConnection } from './listeners/http-proxy.ts';
 import { handleSocks5 } from './listeners/socks5.ts';
 import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
@@ -55,7 +54,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-function listenOn(server: Server | HttpServer, port: number, host: string): Promise<number> {
+function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -92,13 +91,13 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     },
     sessions: new StickySessions(),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
-    forwardAgent: createForwardAgent(),
+    targetPool: new TargetPool(),
     stickyPortOf: (socket) => {
       const port = socket.localPort;
       return sticky && port !== undefined && port >= sticky.first && port <= sticky.last ? port : undefined;
     },
   };
-  const http = createHttpProxyServer(deps);
+  const http = createTrackedServer((socket) => handleHttpConnection(deps, socket));
   const tcpServers: Array<{ server: Server; sockets: Set<Socket> }> = [];
   if (settings.socksPort !== undefined) {
     tcpServers.push(createTrackedServer((socket) => void handleSocks5(deps, socket)));
@@ -115,7 +114,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
             if (first[0] === 0x05) {
               void handleSocks5(deps, socket, deps.stickyPortOf(socket));
             } else {
-              http.emit('connection', socket);
+              handleHttpConnection(deps, socket);
               socket.resume();
             }
           });
@@ -128,9 +127,9 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   let sampler: NodeJS.Timeout | undefined;
   const close = async () => {
     clearInterval(sampler);
-    http.closeAllConnections();
-    const closing = [new Promise<void>((resolve) => http.close(() => resolve()))];
-    for (const { server, sockets } of [...tcpServers, ...stickyServers]) {
+    deps.targetPool.destroyAll();
+    const closing: Promise<void>[] = [];
+    for (const { server, sockets } of [http, ...tcpServers, ...stickyServers]) {
       for (const socket of sockets) {
         socket.destroy();
       }
@@ -141,7 +140,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     await Promise.all(closing);
   };
   const listenAll = async (): Promise<ListeningPorts> => {
-    const httpPort = await listenOn(http, settings.httpPort, settings.host);
+    const httpPort = await listenOn(http.server, settings.httpPort, settings.host);
     const socks = tcpServers[0];
     const socksPort =
       socks && settings.socksPort !== undefined

@@ -1,166 +1,211 @@
-import {
-  Agent,
-  type ClientRequest,
-  request as httpRequest,
-  type IncomingMessage,
-  type RequestOptions,
-  type ServerResponse,
-} from 'node:http';
-import type { Socket } from 'node:net';
-import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
+import { connect, type Socket } from 'node:net';
+import { type Admitted, admitHttp } from '../admission.ts';
 import { GatewayError } from '../errors.ts';
+import type { ClientConnection } from '../http1/client-connection.ts';
+import { type ExchangeEvents, ForwardExchange, type ForwardRequest } from '../http1/exchange.ts';
+import {
+  endToEndHeaders,
+  type Framing,
+  headerValue,
+  type MalformedMessage,
+  type RequestHead,
+  requestFraming,
+  serializeHead,
+  splitAbsoluteUrl,
+  wantsKeepAlive,
+} from '../http1/messages.ts';
+import type { TargetConnection } from '../http1/target-pool.ts';
+import type { Unblocks } from '../policy/target-policy.ts';
 import { chooseExit, pickExit, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { Exit } from '../store.ts';
-import { resolveTarget } from '../tunnel/connect-exit.ts';
+import { type ExitChoice, resolveTarget } from '../tunnel/connect-exit.ts';
 import { connectViaUpstream } from '../tunnel/upstream.ts';
 import { exitChoice, type HttpProxyDeps, refuse } from './http-proxy.ts';
 
-// Hop-by-hop and proxy headers never go to the target.
-export const DROPPED_HEADERS = new Set([
-  'proxy-authorization',
-  'proxy-connection',
-  'connection',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/** A forward request that sends no bytes after the target answers this long is abandoned. */
-const RESPONSE_IDLE_TIMEOUT_MS = 120_000;
-
-/**
- * Keep-alive connections to targets, shared by every client: a connection from one exit address to one
- * target is reused by the next request for it (the agent's key includes the local address), so a
- * keep-alive client pays no TCP handshake per request.
- */
-export function createForwardAgent(): Agent {
-  return new Agent({ keepAlive: true, maxFreeSockets: 1024, scheduling: 'lifo', timeout: 60_000 });
+function readUrl(target: string) {
+  const url = splitAbsoluteUrl(target);
+  if (!url) {
+    throw new GatewayError('BAD_REQUEST', 'A proxy request needs an absolute URL (http://host/path)');
+  }
+  if ('scheme' in url) {
+    throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
+  }
+  return url;
 }
 
-function hasBody(request: IncomingMessage): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+function readFraming(head: RequestHead): Framing {
+  try {
+    return requestFraming(head.headers);
+  } catch (error) {
+    throw new GatewayError('BAD_REQUEST', `Malformed proxy request: ${(error as MalformedMessage).message}`);
+  }
 }
 
+/** The last target a client connection asked for, resolved and checked: the next request to the same
+ * host, port and unblocks skips the lookup (a keep-alive client mostly talks to one host). */
+interface ResolvedTarget {
+  host: string;
+  port: number;
+  unblocks: Unblocks | undefined;
+  address: string;
+}
+const lastTargets = new WeakMap<Socket, ResolvedTarget>();
+
 /**
- * An absolute-form HTTP request: admitted, checked, sent through an exit (pooled for direct exits),
- * and its response streamed back; metered at the client socket. A bodiless request whose exit fails
- * before any answer is sent once more through another exit.
+ * An absolute-form HTTP request: admitted, checked, and sent through an exit on a kept-alive target
+ * connection when one is idle (direct and upstream exits alike); metered at the client socket. A
+ * bodiless request whose target fails before answering is sent once more: on a fresh connection when
+ * a reused one had gone stale, else through another exit.
  */
-export async function handleForward(deps: HttpProxyDeps, request: IncomingMessage, response: ServerResponse) {
-  const client = request.socket;
+export function handleForward(
+  deps: HttpProxyDeps,
+  from: ClientConnection,
+  head: RequestHead,
+  body: Buffer,
+): void {
+  const client = from.socket;
   const stickyPort = deps.stickyPortOf(client);
   let admitted: Admitted | null = null;
   try {
-    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client, stickyPort);
+    admitted = admitHttp(deps, headerValue(head.headers, 'proxy-authorization'), client, stickyPort);
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
-    let url: URL;
-    try {
-      url = new URL(request.url ?? '');
-    } catch {
-      throw new GatewayError('BAD_REQUEST', 'A proxy request needs an absolute URL (http://host/path)');
-    }
-    if (url.protocol !== 'http:') {
-      throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
-    }
-    const port = Number(url.port || 80);
-    deps.meter.setHost(client, url.hostname);
-    const address = await resolveTarget(deps.policy, { host: url.hostname, port }, admitted.plan.unblocks);
-    const exits = deps.store.listExits(admitted.plan.poolType);
-    const choice = exitChoice(deps, admitted, stickyPort);
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (value !== undefined && !DROPPED_HEADERS.has(name)) {
-        headers[name] = value;
-      }
-    }
-    const planId = admitted.plan.planId;
-    const isRetryable = !hasBody(request);
-    const onceAdmitted = admitted;
-
-    const send = (exit: Exit, isRetry: boolean): void => {
-      const options: RequestOptions = {
-        host: address,
-        port,
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        setHost: false,
-      };
-      if (exit.kind === 'direct') {
-        options.agent = deps.forwardAgent;
-        if (exit.localAddress) {
-          options.localAddress = exit.localAddress;
-        }
-      } else {
-        // No agent: a request with its own createConnection gets a fresh tunnel from the upstream proxy.
-        options.createConnection = (_options, done) => {
-          connectViaUpstream(exit.upstream, address, port).then(
-            (socket) => done(null, socket),
-            (error: Error) => done(error, undefined as unknown as Socket),
-          );
-          return undefined;
-        };
-      }
-      const outgoing: ClientRequest = httpRequest(options);
-      // A tunnel opened through an upstream proxy arrives paused (so no early byte is lost).
-      outgoing.once('socket', (socket) => socket.resume());
-      outgoing.setTimeout(RESPONSE_IDLE_TIMEOUT_MS, () => outgoing.destroy(new Error('target timed out')));
-      outgoing.on('response', (incoming) => {
-        const rawHeaders: string[] = [];
-        for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-          const name = incoming.rawHeaders[i] ?? '';
-          if (!DROPPED_HEADERS.has(name.toLowerCase())) {
-            rawHeaders.push(name, incoming.rawHeaders[i + 1] ?? '');
-          }
-        }
-        response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, rawHeaders);
-        incoming.pipe(response);
-        deps.meter.countRequest(planId);
-      });
-      outgoing.on('error', () => {
-        if (response.headersSent) {
-          client.destroy();
-          return;
-        }
-        if (isRetryable && !isRetry && !client.destroyed) {
-          let next: Exit;
-          try {
-            next = pickExit(exits, onceAdmitted.targeting, exit.id);
-          } catch (error) {
-            refuse(deps, client, error, onceAdmitted);
-            return;
-          }
-          const key = sessionKey(choice, onceAdmitted.targeting);
-          if (key) {
-            choice.sessions.bind(key, next, sessionTtlMs(choice, onceAdmitted.targeting));
-          }
-          send(next, true);
-          return;
-        }
-        refuse(
-          deps,
-          client,
-          new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached'),
-          onceAdmitted,
-        );
-      });
-      // A client that leaves mid-response frees the target connection instead of leaving it half-read.
-      response.once('close', () => {
-        if (!response.writableFinished) {
-          outgoing.destroy();
-        }
-      });
-      if (isRetryable) {
-        outgoing.end();
-      } else {
-        request.pipe(outgoing);
-      }
+    const url = readUrl(head.target);
+    const framing = readFraming(head);
+    deps.meter.setHost(client, url.host);
+    const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
+    const request: ForwardRequest = {
+      method: head.method,
+      head: Buffer.from(
+        serializeHead(`${head.method} ${url.path} HTTP/1.1`, [['Host', url.authority], ...headers]),
+        'latin1',
+      ),
+      framing,
+      clientMinor: head.minor,
+      clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
     };
-    send(chooseExit(exits, admitted.targeting, choice), false);
+    const unblocks = admitted.plan.unblocks;
+    const last = lastTargets.get(client);
+    if (last && last.host === url.host && last.port === url.port && last.unblocks === unblocks) {
+      new ForwardFlow(deps, from, admitted, request, last.address, url.port, stickyPort).start(body);
+      return;
+    }
+    const once = admitted;
+    resolveTarget(deps.policy, url, unblocks).then(
+      (address) => {
+        lastTargets.set(client, { host: url.host, port: url.port, unblocks, address });
+        new ForwardFlow(deps, from, once, request, address, url.port, stickyPort).start(body);
+      },
+      (error: unknown) => refuse(deps, client, error, once),
+    );
   } catch (error) {
     refuse(deps, client, error, admitted);
+  }
+}
+
+/** One forward request's way through exits: the first try, and the one retry it may get. */
+class ForwardFlow implements ExchangeEvents {
+  private readonly exits: readonly Exit[];
+  private readonly choice: ExitChoice;
+  private exit!: Exit;
+  private exchange: ForwardExchange | null = null;
+  private connection: TargetConnection | undefined;
+  /** The bytes read past the head (the body's start, or a pipelined request). */
+  private bytes: Buffer = Buffer.alloc(0);
+  private isOtherExit = false;
+
+  constructor(
+    private readonly deps: HttpProxyDeps,
+    private readonly from: ClientConnection,
+    private readonly admitted: Admitted,
+    private readonly request: ForwardRequest,
+    private readonly address: string,
+    private readonly port: number,
+    stickyPort: number | undefined,
+  ) {
+    this.exits = deps.store.listExits(admitted.plan.poolType);
+    this.choice = exitChoice(deps, admitted, stickyPort);
+  }
+
+  start(body: Buffer): void {
+    try {
+      this.send(chooseExit(this.exits, this.admitted.targeting, this.choice), body, false);
+    } catch (error) {
+      refuse(this.deps, this.from.socket, error, this.admitted);
+    }
+  }
+
+  private send(exit: Exit, bytes: Buffer, fresh: boolean): void {
+    const { deps } = this;
+    this.exit = exit;
+    this.bytes = bytes;
+    const exchange = new ForwardExchange(this.from.socket, this.request, deps.targetPool, this);
+    this.exchange = exchange;
+    this.from.setExchange(exchange);
+    const key = `${exit.id}|${this.address}|${this.port}`;
+    this.connection = fresh ? undefined : deps.targetPool.take(key, exchange);
+    if (this.connection) {
+      exchange.start(this.connection, bytes);
+    } else if (exit.kind === 'direct') {
+      const socket = connect({ host: this.address, port: this.port, localAddress: exit.localAddress });
+      socket.setNoDelay(true);
+      this.connection = deps.targetPool.adopt(socket, key, exchange);
+      exchange.start(this.connection, bytes);
+    } else {
+      connectViaUpstream(exit.upstream, this.address, this.port).then(
+        (socket) => {
+          if (this.from.socket.destroyed) {
+            socket.destroy();
+            return;
+          }
+          this.connection = deps.targetPool.adopt(socket, key, exchange);
+          exchange.start(this.connection, bytes);
+          // A tunnel from an upstream proxy arrives paused, so no early byte is lost.
+          socket.resume();
+        },
+        () => this.onFailed(),
+      );
+    }
+  }
+
+  onAnswered(): void {
+    this.deps.meter.countRequest(this.admitted.plan.planId);
+  }
+
+  onDone(clientKeepAlive: boolean, pipelined: Buffer): void {
+    this.from.afterRequest(clientKeepAlive, pipelined);
+  }
+
+  onFailed(): void {
+    const client = this.from.socket;
+    if (client.destroyed) {
+      return;
+    }
+    const { targeting } = this.admitted;
+    const isReused = this.connection?.isReused === true;
+    if (this.request.framing.kind !== 'none' || (this.isOtherExit && !isReused)) {
+      const error = new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
+      refuse(this.deps, client, error, this.admitted);
+      return;
+    }
+    // What the client sent meanwhile (a pipelined request) goes with the retry.
+    const bytes = Buffer.concat([this.bytes, this.exchange?.takePipelined() ?? Buffer.alloc(0)]);
+    if (isReused) {
+      // The keep-alive race: the target closed an idle connection as we reused it.
+      this.send(this.exit, bytes, true);
+      return;
+    }
+    let next: Exit;
+    try {
+      next = pickExit(this.exits, targeting, this.exit.id);
+    } catch (error) {
+      refuse(this.deps, client, error, this.admitted);
+      return;
+    }
+    const key = sessionKey(this.choice, targeting);
+    if (key) {
+      this.choice.sessions.bind(key, next, sessionTtlMs(this.choice, targeting));
+    }
+    this.isOtherExit = true;
+    this.send(next, bytes, true);
   }
 }

@@ -1,7 +1,9 @@
-import { type Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
 import { GatewayError } from '../errors.ts';
+import { ClientConnection } from '../http1/client-connection.ts';
+import { headerValue, type RequestHead } from '../http1/messages.ts';
+import type { TargetPool } from '../http1/target-pool.ts';
 import type { TargetPolicy } from '../policy/target-policy.ts';
 import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
@@ -22,34 +24,17 @@ export interface HttpProxyDeps {
   policy: TargetPolicy;
   /** The sticky port a client connected to, if it did: the port is then its session. */
   stickyPortOf: (socket: Socket) => number | undefined;
-  /** Keep-alive connections to targets for forward requests through direct exits. */
-  forwardAgent: Agent;
+  /** Kept-alive connections to targets for forward requests. */
+  targetPool: TargetPool;
 }
 
-/**
- * The HTTP proxy port: absolute-form requests (with keep-alive) and CONNECT tunnels. Reads top to
- * bottom: admit the client, check the target, connect through an exit, relay, meter at the socket.
- */
-export function createHttpProxyServer(deps: HttpProxyDeps): Server {
-  // A client that never finishes its request head is dropped after ~10 s, as on the SOCKS5 port
-  // (Node's default is 60 s, checked every 30 s).
-  const server = createServer({
-    keepAlive: true,
-    headersTimeout: 10_000,
-    connectionsCheckingInterval: 1_000,
+/** The HTTP proxy port's handler for one accepted (or sniffed sticky-port) connection. */
+export function handleHttpConnection(deps: HttpProxyDeps, socket: Socket): void {
+  new ClientConnection(socket, {
+    onConnect: (head, rest) => void handleConnect(deps, socket, head, rest),
+    onForward: (client, head, rest) => void handleForward(deps, client, head, rest),
+    onMalformed: (message) => refuse(deps, socket, new GatewayError('BAD_REQUEST', message), null),
   });
-  server.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
-    void handleConnect(deps, request, client, head);
-  });
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    void handleForward(deps, request, response);
-  });
-  server.on('clientError', (_error, socket: Socket) => {
-    if (socket.writable) {
-      socket.end(errorReply('BAD_REQUEST', 'Malformed proxy request'));
-    }
-  });
-  return server;
 }
 
 /** Writes a refusal straight to the client socket (exact bytes, left out of the bill) and closes it. */
@@ -92,14 +77,15 @@ function parseAuthority(authority: string | undefined): Target | null {
   return port >= 1 && port <= 65535 ? { host: match[1], port } : null;
 }
 
-async function handleConnect(deps: HttpProxyDeps, request: IncomingMessage, client: Socket, head: Buffer) {
+async function handleConnect(deps: HttpProxyDeps, client: Socket, request: RequestHead, head: Buffer) {
   let admitted: Admitted | null = null;
   client.on('error', () => client.destroy());
   const stickyPort = deps.stickyPortOf(client);
   try {
-    admitted = admit(deps, readBasicCredentials(request.headers['proxy-authorization']), client, stickyPort);
+    const credentials = readBasicCredentials(headerValue(request.headers, 'proxy-authorization'));
+    admitted = admit(deps, credentials, client, stickyPort);
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
-    const target = parseAuthority(request.url);
+    const target = parseAuthority(request.target);
     if (!target) {
       throw new GatewayError('BAD_REQUEST', 'CONNECT needs host:port');
     }

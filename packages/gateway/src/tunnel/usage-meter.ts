@@ -77,10 +77,11 @@ export class UsageMeter {
   setHost(socket: Socket, host: string): void {
     const metered = this.open.get(socket);
     if (metered) {
-      if (metered.host !== undefined) {
+      const normalized = host.toLowerCase().replace(/^\[|\]$/g, '');
+      if (metered.host !== undefined && metered.host !== normalized) {
         this.sample(socket);
       }
-      metered.host = host.toLowerCase().replace(/^\[|\]$/g, '');
+      metered.host = normalized;
     }
   }
 

@@ -1,0 +1,112 @@
+import type { Socket } from 'node:net';
+import type { ForwardExchange } from './exchange.ts';
+import { findHeadEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './messages.ts';
+
+/** A client that sends part of a request head and then nothing is dropped after this. */
+const HEAD_TIMEOUT_MS = 10_000;
+/** A kept-alive client connection with no request is closed after this (Node's server: 5 s). */
+const IDLE_TIMEOUT_MS = 60_000;
+const EMPTY = Buffer.alloc(0);
+
+export interface ClientConnectionHandlers {
+  /** A CONNECT head; the socket is paused and the connection is the handler's from now on. */
+  onConnect(head: RequestHead, rest: Buffer): void;
+  /** Any other request; `rest` holds the bytes read past its head. */
+  onForward(client: ClientConnection, head: RequestHead, rest: Buffer): void;
+  /** A head that cannot be read: answer it and close. */
+  onMalformed(message: string): void;
+}
+
+/**
+ * One client connection on an HTTP proxy port: reads request heads (HTTP/1.x, kept alive, pipelined
+ * ones in turn), hands absolute-form requests on to forward exchanges and CONNECT to a tunnel.
+ */
+export class ClientConnection {
+  private buffered: Buffer = EMPTY;
+  private exchange: ForwardExchange | null = null;
+  private isTunnel = false;
+
+  constructor(
+    readonly socket: Socket,
+    private readonly handlers: ClientConnectionHandlers,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', this.onData);
+    socket.on('error', () => socket.destroy());
+    socket.once('close', () => this.exchange?.abort());
+    this.waitForHead();
+  }
+
+  private waitForHead(): void {
+    this.socket.setTimeout(this.buffered.length > 0 ? HEAD_TIMEOUT_MS : IDLE_TIMEOUT_MS, () =>
+      this.socket.destroy(),
+    );
+  }
+
+  private onData = (chunk: Buffer): void => {
+    if (this.exchange) {
+      this.exchange.onClientData(chunk);
+      return;
+    }
+    this.buffered = this.buffered.length > 0 ? Buffer.concat([this.buffered, chunk]) : chunk;
+    this.readHead();
+  };
+
+  private readHead(): void {
+    const end = findHeadEnd(this.buffered);
+    if (end === -1) {
+      if (this.buffered.length > MAX_HEAD_BYTES) {
+        this.refuseHead('The request head is larger than 16 KiB');
+      } else {
+        this.waitForHead();
+      }
+      return;
+    }
+    let head: RequestHead;
+    try {
+      head = parseRequestHead(this.buffered, end);
+    } catch (error) {
+      this.refuseHead(`Malformed proxy request: ${(error as Error).message}`);
+      return;
+    }
+    const rest = this.buffered.subarray(end);
+    this.buffered = EMPTY;
+    this.socket.setTimeout(0);
+    if (head.method === 'CONNECT') {
+      this.isTunnel = true;
+      this.socket.off('data', this.onData);
+      this.socket.pause();
+      this.handlers.onConnect(head, rest);
+      return;
+    }
+    // Nothing more is read until this request is under way (its body then goes to the exchange).
+    this.socket.pause();
+    this.handlers.onForward(this, head, rest);
+  }
+
+  private refuseHead(message: string): void {
+    this.buffered = EMPTY;
+    this.handlers.onMalformed(message);
+  }
+
+  /** Its bytes go to this exchange until the request is over. */
+  setExchange(exchange: ForwardExchange): void {
+    this.exchange = exchange;
+    this.socket.resume();
+  }
+
+  /** The request is over: read the next one (starting with `pipelined`), or the socket was ended. */
+  afterRequest(clientKeepAlive: boolean, pipelined: Buffer): void {
+    this.exchange = null;
+    if (!clientKeepAlive || this.isTunnel || this.socket.destroyed) {
+      return;
+    }
+    this.buffered = pipelined;
+    this.socket.resume();
+    if (pipelined.length > 0) {
+      this.readHead();
+    } else {
+      this.waitForHead();
+    }
+  }
+}

@@ -1,0 +1,254 @@
+import type { Socket } from 'node:net';
+import {
+  BodyTracker,
+  endToEndHeaders,
+  type Framing,
+  findHeadEnd,
+  MAX_HEAD_BYTES,
+  MalformedMessage,
+  parseResponseHead,
+  responseFraming,
+  serializeHead,
+  wantsKeepAlive,
+} from './messages.ts';
+import type { TargetConnection, TargetOwner, TargetPool } from './target-pool.ts';
+
+/** A forward request that sends no byte for this long after it was sent is abandoned. */
+const RESPONSE_IDLE_TIMEOUT_MS = 120_000;
+const EMPTY = Buffer.alloc(0);
+
+export interface ForwardRequest {
+  method: string;
+  /** The head as the target gets it: origin-form, its Host, no hop-by-hop headers. */
+  head: Buffer;
+  framing: Framing;
+  /** The client's HTTP minor version and whether it wants to send another request after this one. */
+  clientMinor: number;
+  clientKeepAlive: boolean;
+}
+
+export interface ExchangeEvents {
+  /** The response head reached the client. */
+  onAnswered(): void;
+  /** The target failed before any byte of an answer reached the client. */
+  onFailed(): void;
+  /** The response is complete: the client connection takes its next request, or was ended. */
+  onDone(clientKeepAlive: boolean, pipelined: Buffer): void;
+}
+
+/**
+ * One request and its response between a client and a target connection, as raw bytes: the request
+ * head and body go out as they come, the response head is rewritten (hop-by-hop headers dropped) and
+ * its body streamed back untouched, with its end found from its framing so both connections can be
+ * kept alive. Backpressure both ways pauses the side that reads.
+ */
+export class ForwardExchange implements TargetOwner {
+  private connection: TargetConnection | null = null;
+  private readonly requestBody: BodyTracker;
+  private responseHead: Buffer = EMPTY;
+  private responseBody: BodyTracker | null = null;
+  private answered = false;
+  private finished = false;
+  private keepClient = false;
+  private keepTarget = false;
+  /** Client bytes past this request's end (a pipelined request): handed back when done. */
+  private pipelined: Buffer = EMPTY;
+
+  constructor(
+    private readonly client: Socket,
+    private readonly request: ForwardRequest,
+    private readonly pool: TargetPool,
+    private readonly events: ExchangeEvents,
+  ) {
+    this.requestBody = new BodyTracker(request.framing);
+  }
+
+  /** Sends the request on a connection; `body` holds the client bytes read past the head. */
+  start(connection: TargetConnection, body: Buffer): void {
+    this.connection = connection;
+    const target = connection.socket;
+    target.setTimeout(RESPONSE_IDLE_TIMEOUT_MS, () => target.destroy());
+    target.cork();
+    target.write(this.request.head);
+    this.onClientData(body);
+    target.uncork();
+  }
+
+  /** Client bytes read past this request (for a retry of a failed exchange). */
+  takePipelined(): Buffer {
+    const pipelined = this.pipelined;
+    this.pipelined = EMPTY;
+    return pipelined;
+  }
+
+  /** Client bytes while this exchange runs: the request body, then anything pipelined after it. */
+  onClientData(chunk: Buffer): void {
+    if (chunk.length === 0) {
+      return;
+    }
+    let used = 0;
+    if (!this.requestBody.done) {
+      try {
+        used = this.requestBody.take(chunk);
+      } catch {
+        this.client.destroy();
+        return;
+      }
+      const target = this.connection?.socket;
+      if (target && used > 0 && !target.write(used === chunk.length ? chunk : chunk.subarray(0, used))) {
+        this.client.pause();
+        target.once('drain', () => this.client.resume());
+      }
+    }
+    if (used < chunk.length) {
+      this.pipelined = Buffer.concat([this.pipelined, chunk.subarray(used)]);
+      this.client.pause();
+    }
+  }
+
+  onData(chunk: Buffer): void {
+    if (this.finished) {
+      return;
+    }
+    try {
+      if (this.responseBody) {
+        this.forwardBody(chunk);
+      } else {
+        this.readHead(chunk);
+      }
+    } catch (error) {
+      if (error instanceof MalformedMessage && !this.answered) {
+        this.fail();
+      } else {
+        this.abort();
+      }
+    }
+  }
+
+  private readHead(chunk: Buffer): void {
+    let buffer = this.responseHead.length > 0 ? Buffer.concat([this.responseHead, chunk]) : chunk;
+    for (;;) {
+      const end = findHeadEnd(buffer);
+      if (end === -1) {
+        if (buffer.length > MAX_HEAD_BYTES * 4) {
+          throw new MalformedMessage('response head too large');
+        }
+        this.responseHead = buffer;
+        return;
+      }
+      const head = parseResponseHead(buffer, end);
+      if (head.status === 101) {
+        // Upgrade is never forwarded, so a switch the client did not ask for is a broken target.
+        throw new MalformedMessage('unexpected 101');
+      }
+      const framing = responseFraming(this.request.method, head);
+      const isFinal = head.status >= 200;
+      this.keepClient = this.request.clientKeepAlive && framing.kind !== 'close';
+      const connection = !isFinal
+        ? ''
+        : this.keepClient
+          ? this.request.clientMinor === 0
+            ? 'Connection: keep-alive\r\n'
+            : ''
+          : 'Connection: close\r\n';
+      const rewritten = serializeHead(
+        `HTTP/1.1 ${head.status} ${head.reason}`,
+        endToEndHeaders(head.headers),
+        connection,
+      );
+      const rest = buffer.subarray(end);
+      this.responseHead = EMPTY;
+      if (!isFinal) {
+        // 100 Continue and the like: passed on, and the final head follows.
+        this.client.write(rewritten, 'latin1');
+        buffer = rest;
+        continue;
+      }
+      this.keepTarget = framing.kind !== 'close' && wantsKeepAlive(head.minor, head.headers);
+      this.responseBody = new BodyTracker(framing);
+      this.answered = true;
+      this.client.cork();
+      this.client.write(rewritten, 'latin1');
+      this.forwardBody(rest);
+      this.client.uncork();
+      this.events.onAnswered();
+      return;
+    }
+  }
+
+  private forwardBody(chunk: Buffer): void {
+    const body = this.responseBody as BodyTracker;
+    const used = body.take(chunk);
+    if (used > 0 && !this.client.write(used === chunk.length ? chunk : chunk.subarray(0, used))) {
+      const target = this.connection?.socket;
+      target?.pause();
+      this.client.once('drain', () => target?.resume());
+    }
+    if (used < chunk.length) {
+      // Bytes after the response's end: the target cannot be trusted with another request.
+      this.keepTarget = false;
+    }
+    if (body.done) {
+      this.finish();
+    }
+  }
+
+  onEnd(): void {
+    if (this.responseBody?.isCloseDelimited && !this.finished) {
+      this.finish();
+    }
+  }
+
+  onClose(): void {
+    if (this.finished) {
+      return;
+    }
+    if (this.responseBody?.isCloseDelimited) {
+      this.finish();
+    } else if (this.answered) {
+      // A response cut short: the client must see a cut connection, not a complete answer.
+      this.abort();
+    } else {
+      this.fail();
+    }
+  }
+
+  /** The client left: the target connection is in an unknown state and goes too. */
+  abort(): void {
+    this.finished = true;
+    this.release(false);
+    this.client.destroy();
+  }
+
+  private fail(): void {
+    this.finished = true;
+    this.release(false);
+    this.events.onFailed();
+  }
+
+  private finish(): void {
+    this.finished = true;
+    const requestSent = this.requestBody.done;
+    this.release(this.keepTarget && requestSent);
+    const keepClient = this.keepClient && requestSent;
+    if (!keepClient) {
+      this.client.end();
+    }
+    this.events.onDone(keepClient, this.pipelined);
+  }
+
+  private release(reuse: boolean): void {
+    const connection = this.connection;
+    this.connection = null;
+    if (!connection) {
+      return;
+    }
+    connection.socket.resume();
+    if (reuse) {
+      this.pool.put(connection);
+    } else {
+      connection.owner = null;
+      connection.socket.destroy();
+    }
+  }
+}

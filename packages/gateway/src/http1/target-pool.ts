@@ -1,0 +1,101 @@
+import type { Socket } from 'node:net';
+
+/** What a target connection's bytes and end are handed to while an exchange owns it. */
+export interface TargetOwner {
+  onData(chunk: Buffer): void;
+  onEnd(): void;
+  onClose(): void;
+}
+
+/** An idle keep-alive connection is closed after this. */
+const IDLE_MS = 30_000;
+/** Idle connections kept per exit and target (more than the clients that use it at once is waste). */
+const MAX_IDLE_PER_KEY = 256;
+
+/**
+ * A connection to a target (directly or through an upstream exit's tunnel) that forward requests
+ * take turns on. Its listeners are set once and hand everything to its current owner.
+ */
+export class TargetConnection {
+  owner: TargetOwner | null = null;
+  /** It carried an exchange before: a failure before any answer may be the keep-alive race. */
+  isReused = false;
+
+  constructor(
+    readonly socket: Socket,
+    readonly key: string,
+    private readonly pool: TargetPool,
+  ) {
+    socket.on('data', (chunk: Buffer) => {
+      if (this.owner) {
+        this.owner.onData(chunk);
+      } else {
+        // An idle connection has nothing to say; if it speaks, it cannot be trusted with a request.
+        socket.destroy();
+      }
+    });
+    socket.on('end', () => this.owner?.onEnd());
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      this.pool.forget(this);
+      this.owner?.onClose();
+    });
+  }
+}
+
+/** Idle keep-alive connections to targets, by exit and target, newest first. */
+export class TargetPool {
+  private readonly idle = new Map<string, TargetConnection[]>();
+
+  take(key: string, owner: TargetOwner): TargetConnection | undefined {
+    const list = this.idle.get(key);
+    const connection = list?.pop();
+    if (list && list.length === 0) {
+      this.idle.delete(key);
+    }
+    if (connection) {
+      connection.owner = owner;
+      connection.isReused = true;
+      connection.socket.setTimeout(0);
+    }
+    return connection;
+  }
+
+  adopt(socket: Socket, key: string, owner: TargetOwner): TargetConnection {
+    const connection = new TargetConnection(socket, key, this);
+    connection.owner = owner;
+    return connection;
+  }
+
+  put(connection: TargetConnection): void {
+    connection.owner = null;
+    const list = this.idle.get(connection.key) ?? [];
+    if (list.length >= MAX_IDLE_PER_KEY || connection.socket.destroyed) {
+      connection.socket.destroy();
+      return;
+    }
+    list.push(connection);
+    this.idle.set(connection.key, list);
+    connection.socket.setTimeout(IDLE_MS, () => connection.socket.destroy());
+  }
+
+  forget(connection: TargetConnection): void {
+    const list = this.idle.get(connection.key);
+    const at = list?.indexOf(connection) ?? -1;
+    if (list && at !== -1) {
+      list.splice(at, 1);
+      if (list.length === 0) {
+        this.idle.delete(connection.key);
+      }
+    }
+  }
+
+  destroyAll(): void {
+    for (const list of this.idle.values()) {
+      for (const connection of [...list]) {
+        connection.socket.destroy();
+      }
+    }
+    this.idle.clear();
+  }
+}
