@@ -214,6 +214,22 @@ describe('forward HTTP through the HTTP/1.1 relay', () => {
     expect(last.host).toBe(`127.0.0.1:${originPort}`);
   });
 
+  it('carries many requests on one kept-alive connection without piling up listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const sticky = Buffer.from(`${plan.login}__sessid.many1:${plan.password}`).toString('base64');
+    const client = new Client();
+    for (let i = 0; i < 40; i++) {
+      client.get(`http://127.0.0.1:${originPort}/n${i}`, '', `Proxy-Authorization: Basic ${sticky}`);
+      expect((await client.response()).endsWith(`path /n${i}`)).toBe(true);
+    }
+    client.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).toEqual([]);
+  });
+
   it('answers pipelined requests in order', async () => {
     const client = new Client();
     const request = (path: string) =>

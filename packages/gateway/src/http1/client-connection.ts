@@ -34,13 +34,13 @@ export class ClientConnection {
     socket.on('data', this.onData);
     socket.on('error', () => socket.destroy());
     socket.once('close', () => this.exchange?.abort());
+    // One listener for the connection's life; each request only re-arms the timer.
+    socket.on('timeout', () => socket.destroy());
     this.waitForHead();
   }
 
   private waitForHead(): void {
-    this.socket.setTimeout(this.buffered.length > 0 ? HEAD_TIMEOUT_MS : IDLE_TIMEOUT_MS, () =>
-      this.socket.destroy(),
-    );
+    this.socket.setTimeout(this.buffered.length > 0 ? HEAD_TIMEOUT_MS : IDLE_TIMEOUT_MS);
   }
 
   private onData = (chunk: Buffer): void => {

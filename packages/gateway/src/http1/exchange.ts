@@ -67,7 +67,7 @@ export class ForwardExchange implements TargetOwner {
   start(connection: TargetConnection, body: Buffer): void {
     this.connection = connection;
     const target = connection.socket;
-    target.setTimeout(RESPONSE_IDLE_TIMEOUT_MS, () => target.destroy());
+    target.setTimeout(RESPONSE_IDLE_TIMEOUT_MS);
     target.cork();
     target.write(this.request.head);
     this.onClientData(body);

@@ -36,6 +36,8 @@ export class TargetConnection {
     });
     socket.on('end', () => this.owner?.onEnd());
     socket.on('error', () => socket.destroy());
+    // Idle in the pool or waiting for an answer: the timer is re-armed per use, the listener is set once.
+    socket.on('timeout', () => socket.destroy());
     socket.on('close', () => {
       this.pool.forget(this);
       this.owner?.onClose();
@@ -76,7 +78,7 @@ export class TargetPool {
     }
     list.push(connection);
     this.idle.set(connection.key, list);
-    connection.socket.setTimeout(IDLE_MS, () => connection.socket.destroy());
+    connection.socket.setTimeout(IDLE_MS);
   }
 
   forget(connection: TargetConnection): void {

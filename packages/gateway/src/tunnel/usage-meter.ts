@@ -21,6 +21,8 @@ interface Metered {
   excludedWritten: number;
   /** The target the socket is carrying traffic for now (a keep-alive client may move between hosts). */
   host: string | undefined;
+  /** The host as the request named it, so a repeat of the same name costs nothing. */
+  givenHost: string | undefined;
 }
 
 const empty = (): PlanUsage => ({
@@ -62,6 +64,7 @@ export class UsageMeter {
       billedWritten: 0,
       excludedWritten: 0,
       host: undefined,
+      givenHost: undefined,
     });
     socket.once('close', () => {
       this.sample(socket);
@@ -76,7 +79,8 @@ export class UsageMeter {
    */
   setHost(socket: Socket, host: string): void {
     const metered = this.open.get(socket);
-    if (metered) {
+    if (metered && metered.givenHost !== host) {
+      metered.givenHost = host;
       const normalized = host.toLowerCase().replace(/^\[|\]$/g, '');
       if (metered.host !== undefined && metered.host !== normalized) {
         this.sample(socket);
