@@ -1,8 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GatewayError } from './errors.ts';
-import { isTargetFilter, parseProxyUsername, type UsernameParams } from './routing/username.ts';
-import type { GatewayStore, PlanAccess } from './store.ts';
+import {
+  isTargetFilter,
+  parseProxyUsername,
+  type UsernameParams,
+  withSavedTargeting,
+} from './routing/username.ts';
+import type { GatewayStore, PlanAccess, SavedTargeting } from './store.ts';
 import type { ThreadLimits } from './tunnel/thread-limits.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -52,7 +57,7 @@ export function admit(
     if (!plan || !samePassword(credentials.password, plan.password)) {
       throw new GatewayError('NO_USER', 'Wrong proxy login or password');
     }
-    targeting = parsed.params;
+    targeting = withSavedTargeting(parsed, plan.saved);
     if (stickyPort !== undefined && targeting.sessionId) {
       throw new GatewayError(
         'PARAM_CONFLICT',
@@ -64,6 +69,7 @@ export function admit(
     if (!plan) {
       throw new GatewayError('NO_USER', 'Proxy authentication required');
     }
+    targeting = withSavedTargeting({ login: plan.login, params: {}, hasGeo: false }, plan.saved);
   }
   return checkPlan(deps, plan, targeting, socket);
 }
@@ -99,7 +105,13 @@ function checkPlan(
 
 const lastIdentity = new WeakMap<
   Socket,
-  { header: string; login: string; password: string; targeting: UsernameParams }
+  {
+    header: string;
+    login: string;
+    password: string;
+    saved: SavedTargeting | undefined;
+    targeting: UsernameParams;
+  }
 >();
 
 /**
@@ -116,14 +128,15 @@ export function admitHttp(
   const known = header === undefined ? undefined : lastIdentity.get(socket);
   if (known && known.header === header) {
     const plan = deps.store.getPlanByLogin(known.login);
-    if (plan && plan.password === known.password) {
+    // Saved settings are part of the targeting: a change to them (a new object) means a fresh admit.
+    if (plan && plan.password === known.password && plan.saved === known.saved) {
       return checkPlan(deps, plan, known.targeting, socket);
     }
   }
   const admitted = admit(deps, readBasicCredentials(header), socket, stickyPort);
   if (header !== undefined) {
-    const { login, password } = admitted.plan;
-    lastIdentity.set(socket, { header, login, password, targeting: admitted.targeting });
+    const { login, password, saved } = admitted.plan;
+    lastIdentity.set(socket, { header, login, password, saved, targeting: admitted.targeting });
   }
   return admitted;
 }

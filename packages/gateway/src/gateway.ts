@@ -38,6 +38,8 @@ export interface GatewaySettings {
   blockedHosts?: DomainSet;
   /** Sticky window in minutes when the username has no sessttl (default 30, SPEC section 9). */
   defaultSessionTtlMinutes?: number;
+  /** The clock sticky windows are measured on (tests move it instead of waiting minutes). */
+  now?: () => number;
 }
 
 export interface ListeningPorts {
@@ -89,7 +91,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       openPorts: settings.openPorts ?? DEFAULT_OPEN_PORTS,
       blockedHosts: settings.blockedHosts ?? DEFAULT_BLOCKED_HOSTS,
     },
-    sessions: new StickySessions(),
+    sessions: new StickySessions(settings.now),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
     targetPool: new TargetPool(),
     stickyPortOf: (socket) => {

@@ -20,6 +20,22 @@ export interface PlanAccess {
   isActive: boolean;
   /** Ports and blocked domains support opened for this customer. */
   unblocks?: Unblocks | undefined;
+  /** The plan's saved Proxy Settings: the default targeting of every connection. */
+  saved?: SavedTargeting | undefined;
+}
+
+/** Saved targeting as the gateway applies it (codes upper-case, place names lower-case). */
+export interface SavedTargeting {
+  countries: string[];
+  excludeCountries: string[];
+  states: string[];
+  cities: string[];
+  zips: string[];
+  asns: number[];
+  excludeAsns: number[];
+  anonymous: boolean;
+  /** The sticky window in minutes when the login gives no sessttl. */
+  rotationMinutes: number;
 }
 
 interface ExitLocation {

@@ -62,6 +62,19 @@ export class DbGatewayStore implements GatewayStore {
           row.unblockedPorts.length > 0 || row.unblockedHosts.length > 0
             ? { ports: new Set(row.unblockedPorts), hosts: new DomainSet(row.unblockedHosts) }
             : undefined,
+        saved: row.settings
+          ? {
+              countries: row.settings.countries,
+              excludeCountries: row.settings.excludeCountries,
+              states: row.settings.states,
+              cities: row.settings.cities,
+              zips: row.settings.zipcodes,
+              asns: row.settings.asns,
+              excludeAsns: row.settings.excludeAsns,
+              anonymous: row.settings.anonymousFilter,
+              rotationMinutes: row.settings.rotationMinutes,
+            }
+          : undefined,
       };
       this.plansById.set(plan.planId, plan);
       this.plansByLogin.set(plan.login, plan);

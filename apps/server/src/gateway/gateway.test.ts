@@ -143,6 +143,38 @@ describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind)
     expect(detail.body.top_hosts[0]?.bytes).toBeGreaterThanOrEqual(download.bytes);
   });
 
+  it('routes by settings saved through the API within 2 s, under the login parameters', async () => {
+    const user = await createUserViaApi(server);
+    await adjustBalance(
+      { db: server.database.db, config: server.config },
+      { email: user.email, amountCents: 20_00, reason: 'test' },
+    );
+    const bought = await server.request<{ plan: { login: string; password: string } }>(
+      'POST',
+      '/api/subuser/create',
+      { token: user.token, body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } } },
+    );
+    const { login, password } = bought.body.plan;
+    await within(2000, async () => (await curlThrough(login, password)).status === 200);
+    const save = (body: Record<string, unknown>) =>
+      server.request('PUT', '/api/proxy-settings', {
+        token: user.token,
+        body: { pool_type: 'datacenter', ...body },
+      });
+
+    // Excluding both countries leaves no exit: the switch from 200 to NO_RAY shows the save arrived.
+    expect((await save({ exclude_countries: ['US', 'DE'] })).status).toBe(200);
+    const tookExclude = await within(2000, async () => (await curlThrough(login, password)).status === 400);
+    // Back to serving, through Germany only; a login parameter still wins.
+    expect((await save({ countries: ['DE'] })).status).toBe(200);
+    const tookDe = await within(2000, async () => (await curlThrough(login, password)).status === 200);
+    for (let i = 0; i < 6; i++) {
+      expect((await curlThrough(login, password)).body).toBe('from 127.0.0.3');
+    }
+    expect((await curlThrough(`${login}__cr.us`, password)).body).toBe('from 127.0.0.2');
+    expect(Math.max(tookExclude, tookDe)).toBeLessThan(2000);
+  });
+
   it('refuses a plan whose traffic ran out, and serves it again within 2 s of buying more', async () => {
     const user = await createUserViaApi(server);
     const ctx = { db: server.database.db, config: server.config };

@@ -18,6 +18,7 @@ import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { dashboardRoutes } from './routes/dashboard/dashboard.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
+import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
 import { allowlistRoutes } from './routes/subuser/allowlist.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { bitcartRoutes } from './routes/topup/bitcart.routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });
       await api.register(allowlistRoutes, { ctx });
+      await api.register(proxySettingsRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
       await api.register(dashboardRoutes, { ctx });
       await api.register(cryptomusRoutes, { ctx, payments });

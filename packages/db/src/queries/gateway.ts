@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
-import { exits, planAllowlist } from '../schema/inventory.ts';
+import { exits, planAllowlist, proxySettings } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
 import { usageErrors, usageHosts } from '../schema/traffic.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
@@ -24,9 +24,11 @@ export async function listPlansForGateway(db: Executor, params: { since: Date | 
       updatedAt: plans.updatedAt,
       unblockedPorts: users.unblockedPorts,
       unblockedHosts: users.unblockedHosts,
+      settings: proxySettings,
     })
     .from(plans)
     .innerJoin(users, eq(users.id, plans.userId))
+    .leftJoin(proxySettings, eq(proxySettings.planId, plans.id))
     .where(params.since ? gt(plans.updatedAt, params.since) : undefined);
 }
 

@@ -4,6 +4,7 @@ export * from './gateway.ts';
 export * from './ledger.ts';
 export * from './orders.ts';
 export * from './plans.ts';
+export * from './proxy-settings.ts';
 export * from './sessions.ts';
 export * from './usage.ts';
 export * from './users.ts';

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { plans, poolType } from './plans.ts';
 
 export const exitKind = pgEnum('exit_kind', ['direct', 'upstream']);
@@ -32,6 +43,10 @@ export const exits = pgTable(
   },
   (table) => [
     index('exits_pool_country_idx').on(table.poolType, table.country),
+    // The option lists of Proxy Settings: states, ASNs and postal codes of the chosen countries.
+    index('exits_pool_country_state_idx').on(table.poolType, table.country, table.state),
+    index('exits_pool_country_asn_idx').on(table.poolType, table.country, table.asn),
+    index('exits_pool_country_zip_idx').on(table.poolType, table.country, table.zip),
     check('exits_country_code', sql`${table.country} ~ '^[A-Z]{2}$'`),
     check(
       'exits_kind_fields',
@@ -48,3 +63,37 @@ export const planAllowlist = pgTable('plan_allowlist', {
     .references(() => plans.id, { onDelete: 'cascade' }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A plan's saved targeting (SPEC section 3): the default of every connection through the plan; a proxy
+ * login's parameters override it per connection. Saving it also touches the plan's `updated_at`, which
+ * is how the gateway's refresh notices.
+ */
+export const proxySettings = pgTable(
+  'proxy_settings',
+  {
+    planId: uuid()
+      .primaryKey()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    countries: text().array().notNull().default(sql`'{}'`),
+    states: text().array().notNull().default(sql`'{}'`),
+    cities: text().array().notNull().default(sql`'{}'`),
+    zipcodes: text().array().notNull().default(sql`'{}'`),
+    asns: bigint({ mode: 'number' }).array().notNull().default(sql`'{}'`),
+    excludeCountries: text().array().notNull().default(sql`'{}'`),
+    excludeAsns: bigint({ mode: 'number' }).array().notNull().default(sql`'{}'`),
+    anonymousFilter: boolean().notNull().default(true),
+    rotationMinutes: integer().notNull().default(30),
+    updatedAt: timestamp({ withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (table) => [
+    check('proxy_settings_rotation', sql`${table.rotationMinutes} between 1 and 120`),
+    check(
+      'proxy_settings_country_lists',
+      sql`cardinality(${table.countries}) = 0 or cardinality(${table.excludeCountries}) = 0`,
+    ),
+  ],
+);

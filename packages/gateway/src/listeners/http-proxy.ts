@@ -63,7 +63,8 @@ export function exitChoice(
   return {
     sessions: deps.sessions,
     planId: admitted.plan.planId,
-    defaultTtlMinutes: deps.defaultSessionTtlMinutes,
+    // The plan's saved rotation interval is its sticky window.
+    defaultTtlMinutes: admitted.plan.saved?.rotationMinutes ?? deps.defaultSessionTtlMinutes,
     stickyPort,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors.ts';
-import { isTargetFilter, parseProxyUsername } from './username.ts';
+import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './username.ts';
 
 const login = 'a1b2c3d4e5f6a7b8c9d0';
 
@@ -95,5 +95,65 @@ describe('proxy username grammar', () => {
     expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;asn.7922`).params)).toBe(true);
     expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;noasn.7922`).params)).toBe(false);
     expect(isTargetFilter(parseProxyUsername(`${login}__nocr.us`).params)).toBe(false);
+  });
+});
+
+describe('saved targeting under the login parameters', () => {
+  const saved = {
+    countries: ['DE'],
+    excludeCountries: [],
+    states: ['berlin'],
+    cities: [],
+    zips: [],
+    asns: [],
+    excludeAsns: [3320],
+    anonymous: false,
+    rotationMinutes: 10,
+  };
+
+  it('applies the saved settings to a bare login', () => {
+    expect(withSavedTargeting(parseProxyUsername(login), saved)).toEqual({
+      countries: ['DE'],
+      states: ['berlin'],
+      excludeAsns: [3320],
+      anonymous: false,
+    });
+  });
+
+  it('lets any location key of the login replace the saved location, keeping saved exclusions', () => {
+    expect(withSavedTargeting(parseProxyUsername(`${login}__cr.fr`), saved)).toEqual({
+      countries: ['FR'],
+      excludeAsns: [3320],
+      anonymous: false,
+    });
+    expect(
+      withSavedTargeting(parseProxyUsername(`${login}__nocr.ru;noasn.7922`), {
+        ...saved,
+        excludeCountries: ['BY'],
+      }),
+    ).toEqual({ excludeCountries: ['RU', 'BY'], excludeAsns: [7922, 3320], anonymous: false });
+  });
+
+  it('overrides the anonymous filter and the session one by one', () => {
+    expect(withSavedTargeting(parseProxyUsername(`${login}__anon.1;sessid.a1;sessttl.5`), saved)).toEqual({
+      countries: ['DE'],
+      states: ['berlin'],
+      excludeAsns: [3320],
+      anonymous: true,
+      sessionId: 'a1',
+      sessionTtlMinutes: 5,
+    });
+  });
+
+  it('bills saved target filters at 2x as login ones are, but not saved countries alone', () => {
+    expect(isTargetFilter(withSavedTargeting(parseProxyUsername(login), saved))).toBe(true);
+    const countriesOnly = { ...saved, states: [], excludeAsns: [] };
+    expect(isTargetFilter(withSavedTargeting(parseProxyUsername(login), countriesOnly))).toBe(false);
+  });
+
+  it('leaves a login alone when nothing is saved', () => {
+    expect(withSavedTargeting(parseProxyUsername(`${login}__cr.us`), undefined)).toEqual({
+      countries: ['US'],
+    });
   });
 });

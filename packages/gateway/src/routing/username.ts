@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.ts';
+import type { SavedTargeting } from '../store.ts';
 
 /** Targeting asked for in a proxy username (providers.md section 5). Codes are upper-case ISO, names lower-case. */
 export interface UsernameParams {
@@ -186,4 +187,52 @@ export function isTargetFilter(params: UsernameParams): boolean {
       params.excludeZips?.length ||
       params.asns?.length,
   );
+}
+
+const nonEmpty = <T>(list: T[]): T[] | undefined => (list.length > 0 ? list : undefined);
+
+/**
+ * A connection's targeting: the plan's saved settings, overridden by the login's parameters. Any
+ * location key in the login (cr, state, city, zip, asn or their exclusions) replaces the saved location
+ * as a whole, since saved states or cities belong to the saved countries; `anon` and `sessttl` override
+ * one by one. Saved excluded countries and ASNs always stay excluded.
+ */
+export function withSavedTargeting(
+  parsed: ParsedUsername,
+  saved: SavedTargeting | undefined,
+): UsernameParams {
+  if (!saved) {
+    return parsed.params;
+  }
+  const login = parsed.params;
+  const location: UsernameParams = parsed.hasGeo
+    ? login
+    : {
+        countries: nonEmpty(saved.countries),
+        states: nonEmpty(saved.states),
+        cities: nonEmpty(saved.cities),
+        zips: nonEmpty(saved.zips),
+        asns: nonEmpty(saved.asns),
+      };
+  const excludeCountries = [...new Set([...(location.excludeCountries ?? []), ...saved.excludeCountries])];
+  const excludeAsns = [...new Set([...(location.excludeAsns ?? []), ...saved.excludeAsns])];
+  const merged: UsernameParams = { ...location, anonymous: login.anonymous ?? saved.anonymous };
+  for (const key of Object.keys(merged) as Array<keyof UsernameParams>) {
+    if (merged[key] === undefined) {
+      delete merged[key];
+    }
+  }
+  if (excludeCountries.length > 0) {
+    merged.excludeCountries = excludeCountries;
+  }
+  if (excludeAsns.length > 0) {
+    merged.excludeAsns = excludeAsns;
+  }
+  if (login.sessionId !== undefined) {
+    merged.sessionId = login.sessionId;
+  }
+  if (login.sessionTtlMinutes !== undefined) {
+    merged.sessionTtlMinutes = login.sessionTtlMinutes;
+  }
+  return merged;
 }

@@ -1,0 +1,131 @@
+import type { GeoOption, ProxySettings } from '@bytegate/contracts/proxy-settings';
+import { splitList } from '@bytegate/contracts/proxy-settings';
+import type { Executor } from '@bytegate/db';
+import {
+  type GeoFilter,
+  listAsnsWithExits,
+  listCitiesWithExits,
+  listCountriesWithExits,
+  listStatesWithExits,
+  listZipcodesWithExits,
+} from '@bytegate/db/queries';
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const byName = (a: GeoOption, b: GeoOption) =>
+  a.name.localeCompare(b.name, 'en') || a.code.localeCompare(b.code);
+
+/** A country's English name ('DE' is Germany); the code itself when the runtime does not know it. */
+export function countryName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The option request's fields as the inventory stores them: codes upper-case, names lower-case. */
+export function geoFilter(poolType: GeoFilter['poolType'], body: Record<string, unknown>): GeoFilter {
+  const asns = splitList(body.asns)
+    .map((value) => Number(/^(?:AS)?(\d{1,10})$/i.exec(value)?.[1] ?? Number.NaN))
+    .filter(Number.isInteger);
+  return {
+    poolType,
+    countries: splitList(body.countries).map((code) => code.toUpperCase()),
+    states: splitList(body.states).map((name) => name.toLowerCase()),
+    cities: splitList(body.cities).map((name) => name.toLowerCase()),
+    zipcodes: splitList(body.zipcodes).map((zip) => zip.toUpperCase()),
+    asns,
+  };
+}
+
+/** Countries with at least one active exit in the pool, by name. */
+export async function countryOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
+  const codes = await listCountriesWithExits(db, { poolType: filter.poolType });
+  return codes.map((code) => ({ code, name: countryName(code) })).sort(byName);
+}
+
+/** States of the chosen countries (none until a country is chosen), narrowed by the other fields. */
+export async function stateOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
+  if (!filter.countries?.length) {
+    return [];
+  }
+  const rows = await listStatesWithExits(db, filter);
+  return uniqueByCode(rows.map((row) => ({ code: (row.state ?? '').toLowerCase(), name: row.state ?? '' })));
+}
+
+export async function cityOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
+  if (!filter.countries?.length) {
+    return [];
+  }
+  const rows = await listCitiesWithExits(db, filter);
+  return uniqueByCode(rows.map((row) => ({ code: (row.city ?? '').toLowerCase(), name: row.city ?? '' })));
+}
+
+export async function asnOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
+  if (!filter.countries?.length) {
+    return [];
+  }
+  const rows = await listAsnsWithExits(db, filter);
+  return uniqueByCode(rows.map((row) => ({ code: String(row.asn), name: row.asnName ?? `AS${row.asn}` })));
+}
+
+export async function zipcodeOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
+  if (!filter.countries?.length) {
+    return [];
+  }
+  const rows = await listZipcodesWithExits(db, filter);
+  return uniqueByCode(
+    rows.map((row) => ({
+      code: (row.zip ?? '').toUpperCase(),
+      name: row.city ? `${row.city}` : (row.zip ?? ''),
+    })),
+  ).sort((a, b) => a.code.localeCompare(b.code, 'en', { numeric: true }));
+}
+
+function uniqueByCode(options: GeoOption[]): GeoOption[] {
+  const seen = new Map<string, GeoOption>();
+  for (const option of options) {
+    if (option.code && !seen.has(option.code)) {
+      seen.set(option.code, option);
+    }
+  }
+  return [...seen.values()].sort(byName);
+}
+
+/**
+ * What a saved targeting asks for that the pool's inventory does not offer: the message to refuse it
+ * with, or null. Countries must have exits; states, cities, postal codes and ASNs must exist within the
+ * chosen countries. Exclusions may name anything well-formed.
+ */
+export async function findUnknownTargeting(
+  db: Executor,
+  poolType: GeoFilter['poolType'],
+  settings: ProxySettings,
+  poolName: string,
+): Promise<string | null> {
+  if (settings.countries.length > 0) {
+    const offered = new Set(await listCountriesWithExits(db, { poolType }));
+    const missing = settings.countries.filter((code) => !offered.has(code));
+    if (missing.length > 0) {
+      return `No ${poolName} exits in ${missing.join(', ')}: choose countries from the list`;
+    }
+  }
+  const within = { poolType, countries: settings.countries };
+  const checks: Array<[string, string[], () => Promise<GeoOption[]>]> = [
+    ['states', settings.states, () => stateOptions(db, within)],
+    ['cities', settings.cities, () => cityOptions(db, within)],
+    ['zipcodes', settings.zipcodes, () => zipcodeOptions(db, within)],
+    ['ASNs', settings.asns.map(String), () => asnOptions(db, within)],
+  ];
+  for (const [label, wanted, load] of checks) {
+    if (wanted.length === 0) {
+      continue;
+    }
+    const offered = new Set((await load()).map((option) => option.code));
+    const missing = wanted.filter((value) => !offered.has(value));
+    if (missing.length > 0) {
+      return `Not offered in the chosen countries (${label}): ${missing.join(', ')}`;
+    }
+  }
+  return null;
+}

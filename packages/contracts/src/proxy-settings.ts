@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { poolTypeSchema } from './billing.ts';
+
+// A plan's saved targeting (SPEC sections 3 and 5): the default of every connection through it, which
+// the parameters of a proxy login override per connection. The rules below run in the form and on the
+// server alike, with the spec's exact messages.
+
+export const DEFAULT_ROTATION_MINUTES = 30;
+export const MIN_ROTATION_MINUTES = 1;
+export const MAX_ROTATION_MINUTES = 120;
+
+export const proxySettingsMessages = {
+  noCountries: 'Please select at least one country or set excluded countries.',
+  bothCountryLists: 'Cannot set both countries and exclude_countries simultaneously.',
+  needsCountries: 'Countries must be specified when setting cities, states, zipcodes, or ASNs.',
+  rotation: 'Rotation interval must be between 1 and 120 minutes.',
+  countryCode: (code: string) => `"${code}" is not a two-letter country code`,
+  asn: (value: string) => `"${value}" is not an ASN (a number such as 3320 or AS3320)`,
+  zipcode: (value: string) => `"${value}" is not a postal code`,
+  tooMany: (field: string) => `At most ${MAX_LIST_ITEMS} entries in ${field}`,
+  loadSettings: 'Failed to load current settings.',
+  loadCountries: 'Failed to load available countries.',
+  loadStates: 'Failed to load available states.',
+  loadAsns: 'Failed to load available ASNs.',
+  loadZipcodes: 'Failed to load available zipcodes.',
+  loadPlan: 'Failed to load current plan',
+  checkPlan: 'Failed to check proxy plan status',
+  loaded: 'Settings loaded',
+  saved: 'Settings saved',
+  saveFailed: 'Failed to save settings. Please try again.',
+  excludeHint: 'Cannot exclude countries when specific countries are selected',
+} as const;
+
+/** Longest list a setting takes (a longer one is a mistake, not a targeting). */
+export const MAX_LIST_ITEMS = 200;
+
+/** A list given as an array or as comma-separated text: split, trimmed, empties and repeats dropped. */
+export function splitList(value: unknown): string[] {
+  const parts = Array.isArray(value)
+    ? value.flatMap((item) => String(item ?? '').split(','))
+    : typeof value === 'string'
+      ? value.split(',')
+      : [];
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const trimmed = part.trim();
+    if (trimmed !== '') {
+      seen.add(trimmed);
+    }
+  }
+  return [...seen];
+}
+
+/** A rotation interval as typed: a number is kept (and checked), anything non-numeric falls back to 30. */
+export function readRotationInterval(value: unknown): number {
+  if (value === undefined || value === null || value === '') {
+    return DEFAULT_ROTATION_MINUTES;
+  }
+  const number = typeof value === 'number' ? value : Number(String(value).trim());
+  return Number.isFinite(number) ? number : DEFAULT_ROTATION_MINUTES;
+}
+
+export interface ProxySettings {
+  countries: string[];
+  states: string[];
+  cities: string[];
+  zipcodes: string[];
+  asns: number[];
+  exclude_countries: string[];
+  exclude_asn: number[];
+  anonymous_filter: boolean;
+  rotation_interval: number;
+}
+
+export const DEFAULT_PROXY_SETTINGS: ProxySettings = {
+  countries: [],
+  states: [],
+  cities: [],
+  zipcodes: [],
+  asns: [],
+  exclude_countries: [],
+  exclude_asn: [],
+  anonymous_filter: true,
+  rotation_interval: DEFAULT_ROTATION_MINUTES,
+};
+
+/** What a form or a client sends: lists as arrays or comma-separated text, the interval as typed. */
+export interface ProxySettingsInput {
+  countries?: unknown;
+  states?: unknown;
+  cities?: unknown;
+  zipcodes?: unknown;
+  asns?: unknown;
+  exclude_countries?: unknown;
+  exclude_asn?: unknown;
+  anonymous_filter?: unknown;
+  rotation_interval?: unknown;
+}
+
+export type SettingsCheck = { ok: true; settings: ProxySettings } | { ok: false; message: string };
+
+function readCodes(value: unknown, field: string): string[] | string {
+  const codes = splitList(value).map((code) => code.toUpperCase());
+  if (codes.length > MAX_LIST_ITEMS) {
+    return proxySettingsMessages.tooMany(field);
+  }
+  const bad = codes.find((code) => !/^[A-Z]{2}$/.test(code));
+  return bad === undefined ? codes : proxySettingsMessages.countryCode(bad);
+}
+
+function readAsns(value: unknown, field: string): number[] | string {
+  const items = splitList(value);
+  if (items.length > MAX_LIST_ITEMS) {
+    return proxySettingsMessages.tooMany(field);
+  }
+  const asns: number[] = [];
+  for (const item of items) {
+    const match = /^(?:AS)?(\d{1,10})$/i.exec(item);
+    const number = match?.[1] ? Number(match[1]) : Number.NaN;
+    if (!Number.isInteger(number) || number < 1 || number > 4_294_967_295) {
+      return proxySettingsMessages.asn(item);
+    }
+    if (!asns.includes(number)) {
+      asns.push(number);
+    }
+  }
+  return asns;
+}
+
+function readNames(value: unknown, field: string): string[] | string {
+  // Names compare case-blind, as the gateway's username parameters do (`_` stands for a space there).
+  const names = splitList(value).map((name) => name.toLowerCase());
+  return names.length > MAX_LIST_ITEMS ? proxySettingsMessages.tooMany(field) : [...new Set(names)];
+}
+
+function readZipcodes(value: unknown, field: string): string[] | string {
+  const zips = splitList(value).map((zip) => zip.toUpperCase());
+  if (zips.length > MAX_LIST_ITEMS) {
+    return proxySettingsMessages.tooMany(field);
+  }
+  const bad = zips.find((zip) => !/^[A-Z0-9 -]{2,10}$/.test(zip));
+  return bad === undefined ? zips : proxySettingsMessages.zipcode(bad);
+}
+
+/**
+ * The save rules of SPEC section 5, in order: lists normalised; countries and excluded countries never
+ * both; location filters need countries; at least one of the two country lists; only excluded countries
+ * clears the location filters; the rotation interval within 1 to 120 minutes (non-numeric is 30).
+ */
+export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
+  const countries = readCodes(input.countries, 'countries');
+  const excludeCountries = readCodes(input.exclude_countries, 'exclude_countries');
+  const states = readNames(input.states, 'states');
+  const cities = readNames(input.cities, 'cities');
+  const zipcodes = readZipcodes(input.zipcodes, 'zipcodes');
+  const asns = readAsns(input.asns, 'asns');
+  const excludeAsn = readAsns(input.exclude_asn, 'exclude_asn');
+  for (const list of [countries, excludeCountries, states, cities, zipcodes, asns, excludeAsn]) {
+    if (typeof list === 'string') {
+      return { ok: false, message: list };
+    }
+  }
+  const lists = { countries, excludeCountries, states, cities, zipcodes, asns, excludeAsn } as {
+    countries: string[];
+    excludeCountries: string[];
+    states: string[];
+    cities: string[];
+    zipcodes: string[];
+    asns: number[];
+    excludeAsn: number[];
+  };
+  const hasLocation =
+    lists.states.length + lists.cities.length + lists.zipcodes.length + lists.asns.length > 0;
+  if (lists.countries.length > 0 && lists.excludeCountries.length > 0) {
+    return { ok: false, message: proxySettingsMessages.bothCountryLists };
+  }
+  if (lists.countries.length === 0 && lists.excludeCountries.length === 0) {
+    return {
+      ok: false,
+      message: hasLocation ? proxySettingsMessages.needsCountries : proxySettingsMessages.noCountries,
+    };
+  }
+  const rotation = readRotationInterval(input.rotation_interval);
+  if (!Number.isInteger(rotation) || rotation < MIN_ROTATION_MINUTES || rotation > MAX_ROTATION_MINUTES) {
+    return { ok: false, message: proxySettingsMessages.rotation };
+  }
+  const onlyExcluded = lists.countries.length === 0;
+  return {
+    ok: true,
+    settings: {
+      countries: lists.countries,
+      states: onlyExcluded ? [] : lists.states,
+      cities: onlyExcluded ? [] : lists.cities,
+      zipcodes: onlyExcluded ? [] : lists.zipcodes,
+      asns: onlyExcluded ? [] : lists.asns,
+      exclude_countries: lists.excludeCountries,
+      exclude_asn: lists.excludeAsn,
+      anonymous_filter: input.anonymous_filter === undefined ? true : input.anonymous_filter === true,
+      rotation_interval: rotation,
+    },
+  };
+}
+
+const listInput = z.union([
+  z.string().max(20_000),
+  z.array(z.union([z.string().max(200), z.number()])).max(1000),
+]);
+
+/** PUT /api/proxy-settings: every field of SPEC section 3 plus pool_type; the rules run after parsing. */
+export const saveProxySettingsRequestSchema = z.object({
+  pool_type: poolTypeSchema,
+  countries: listInput.optional(),
+  states: listInput.optional(),
+  cities: listInput.optional(),
+  zipcodes: listInput.optional(),
+  asns: listInput.optional(),
+  exclude_countries: listInput.optional(),
+  exclude_asn: listInput.optional(),
+  anonymous_filter: z.boolean().optional(),
+  rotation_interval: z.union([z.number(), z.string().max(20)]).optional(),
+});
+
+export const proxySettingsSchema = z.object({
+  pool_type: poolTypeSchema,
+  countries: z.array(z.string()),
+  states: z.array(z.string()),
+  cities: z.array(z.string()),
+  zipcodes: z.array(z.string()),
+  asns: z.array(z.number().int()),
+  exclude_countries: z.array(z.string()),
+  exclude_asn: z.array(z.number().int()),
+  anonymous_filter: z.boolean(),
+  rotation_interval: z.number().int(),
+  updated_at: z.string(),
+});
+export type ProxySettingsResponse = z.infer<typeof proxySettingsSchema>;
+
+export const proxySettingsQuerySchema = z.object({ pool_type: poolTypeSchema });
+
+/** POST /api/proxy-settings/{countries|states|asns|zipcodes}: the other fields narrow the list. */
+export const geoOptionsRequestSchema = z.object({
+  pool_type: poolTypeSchema,
+  countries: listInput.optional(),
+  states: listInput.optional(),
+  cities: listInput.optional(),
+  zipcodes: listInput.optional(),
+  asns: listInput.optional(),
+});
+
+export const geoOptionSchema = z.object({ code: z.string(), name: z.string() });
+export type GeoOption = z.infer<typeof geoOptionSchema>;
+export const geoOptionsResponseSchema = z.array(geoOptionSchema);
+
+/** How the dashboard shows an ASN or ZIP option: 'name (code)'. */
+export function geoOptionLabel(option: GeoOption): string {
+  return option.name && option.name !== option.code ? `${option.name} (${option.code})` : option.code;
+}
