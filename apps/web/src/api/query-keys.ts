@@ -8,6 +8,9 @@ export const queryKeys = {
   plans: ['plans'] as const,
   plan: (planId: string) => ['plans', planId] as const,
   allowlist: (planId: string) => ['plans', planId, 'allowlist'] as const,
+  proxySettings: (poolType: string) => ['proxy-settings', poolType] as const,
+  geoOptions: (list: string, poolType: string, filter: object) =>
+    ['geo-options', list, poolType, filter] as const,
   orders: (page: number) => ['orders', page] as const,
   allOrders: ['orders'] as const,
 };

@@ -9,12 +9,12 @@ import { useSession } from '../../features/auth/session-store.ts';
 import { OrdersSection } from '../../features/billing/orders-section.tsx';
 import { PlansSection } from '../../features/billing/plans-section.tsx';
 import { TopupSection } from '../../features/billing/topup-section.tsx';
+import { ProxySettingsSection } from '../../features/proxy-settings/proxy-settings-section.tsx';
 import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { ComingSoonSection } from './sections/coming-soon-section.tsx';
 import { OverviewSection } from './sections/overview-section.tsx';
-import { PlaceholderSection } from './sections/placeholder-section.tsx';
 import { UserSettingsSection } from './sections/user-settings-section.tsx';
 import { findSection, type SectionId } from './sections.ts';
 import { SidebarNav } from './sidebar.tsx';
@@ -148,7 +148,7 @@ function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: Secti
     case 'proxy-setup':
       return <ProxySetupSection onNavigate={onNavigate} />;
     case 'proxy-settings':
-      return <PlaceholderSection id={id} />;
+      return <ProxySettingsSection onNavigate={onNavigate} />;
     default:
       return <ComingSoonSection id={id} />;
   }

@@ -1,0 +1,124 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+// Proxy Settings against the demo inventory `npm start` seeds (datacenter: US Virginia, DE Hesse, NL).
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+const save = () => page.getByRole('button', { name: 'Save Settings' }).click();
+const formAlert = () => page.getByRole('form', { name: 'Proxy settings' }).getByRole('alert');
+const countriesText = () =>
+  page.getByRole('group', { name: 'Countries', exact: true }).getByLabel('Or type them, comma-separated');
+const option = (group: string, name: string) =>
+  page.getByRole('group', { name: group, exact: true }).getByRole('checkbox', { name });
+
+describe('Proxy Settings in the browser', () => {
+  it('sends a signed-out visitor to the login page', async () => {
+    await page.goto(`${server.url}/dashboard?section=proxy-settings`);
+    await page.waitForURL(/\/login/);
+  });
+
+  it("shows 'No Proxy Plan Active' with a way to the plans until a plan is bought", async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    await openSection(page, 'Proxy Settings');
+    await page.getByRole('heading', { name: 'No Proxy Plan Active' }).waitFor();
+    await page.getByRole('button', { name: 'View Plans' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Plans & Pricing' }).waitFor();
+  });
+
+  it('shows the current plan and refuses each invalid combination with its message', async () => {
+    await topUp(page, 'Cryptomus', '10');
+    await openSection(page, 'Plans & Pricing');
+    await page.getByRole('button', { name: 'Choose Datacenter' }).click();
+    await page.getByRole('button', { name: 'Purchase $4.95' }).click();
+    // A purchase lands here (SPEC section 4), on the pool just bought.
+    await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+    await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
+    const pools = page.getByRole('radiogroup', { name: 'Pool type' });
+    expect(await pools.getByRole('radio', { name: 'Datacenter' }).getAttribute('aria-checked')).toBe('true');
+    expect(await pools.getByRole('radio', { name: 'Residential' }).isDisabled()).toBe(true);
+    await page.getByText('5.00 GB', { exact: true }).waitFor();
+
+    // Nothing chosen.
+    await save();
+    await formAlert().getByText('Please select at least one country or set excluded countries.').waitFor();
+    // Cities without countries.
+    await page.getByLabel('Cities').fill('frankfurt');
+    await save();
+    await formAlert()
+      .getByText('Countries must be specified when setting cities, states, zipcodes, or ASNs.')
+      .waitFor();
+    await page.getByLabel('Cities').fill('');
+    // A rotation interval out of range.
+    await option('Countries', 'Germany').check();
+    await page.getByLabel('Rotation interval').fill('500');
+    await save();
+    await formAlert().getByText('Rotation interval must be between 1 and 120 minutes.').waitFor();
+    // A country the pool has no IPs in, typed by hand: the server refuses it by name.
+    await page.getByLabel('Rotation interval').fill('15');
+    await countriesText().fill('DE, JP');
+    await save();
+    await formAlert().getByText('No datacenter exits in JP: choose countries from the list').waitFor();
+    await countriesText().fill('DE');
+  });
+
+  it('shows states once countries are chosen, locks the exclusions with the hint, saves, and keeps it after a reload', async () => {
+    // Before a country: no states list, exclusions open.
+    await option('Countries', 'Germany').uncheck();
+    await page.getByText('Choose countries to see their states.').waitFor();
+    expect(await option('Exclude countries', 'Netherlands').isDisabled()).toBe(false);
+
+    await option('Countries', 'Germany').check();
+    await option('States', 'Hesse').waitFor();
+    expect(await option('States', 'Virginia').count()).toBe(0);
+    expect(await option('Exclude countries', 'Netherlands').isDisabled()).toBe(true);
+    await page.getByText('Cannot exclude countries when specific countries are selected').waitFor();
+    // ASNs show as 'name (code)'.
+    await option('ASNs', 'Hetzner (24940)').waitFor();
+
+    await option('States', 'Hesse').check();
+    await page.getByLabel('Anonymous filter').click();
+    await page.getByLabel('Rotation interval').fill('15');
+    await saveScreenshot(page, 'proxy-settings-1280');
+    await save();
+    await page.getByText('Settings saved').waitFor();
+
+    await page.goto(`${server.url}/dashboard?section=proxy-settings`);
+    await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
+    await option('Countries', 'Germany').waitFor();
+    expect(await option('Countries', 'Germany').isChecked()).toBe(true);
+    expect(await option('States', 'Hesse').isChecked()).toBe(true);
+    expect(await page.getByLabel('Rotation interval').inputValue()).toBe('15');
+    expect(await page.getByLabel('Anonymous filter').getAttribute('aria-checked')).toBe('false');
+
+    await page.getByRole('button', { name: 'Reload Settings' }).click();
+    await page.getByText('Settings loaded').waitFor();
+  });
+
+  it('fits a 375 px screen', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'proxy-settings-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
