@@ -1,5 +1,11 @@
 import type { Database } from '@bytegate/db';
-import { applyMeteredUsage, listActiveExits, listAllowlist, listPlansForGateway } from '@bytegate/db/queries';
+import {
+  applyMeteredUsage,
+  getInventoryVersion,
+  listActiveExits,
+  listAllowlist,
+  listPlansForGateway,
+} from '@bytegate/db/queries';
 import {
   DomainSet,
   type Exit,
@@ -21,6 +27,8 @@ export class DbGatewayStore implements GatewayStore {
   private plansByAddress = new Map<string, PlanAccess>();
   private exitsByPool = new Map<PoolType, Exit[]>();
   private plansSeenUntil: Date | null = null;
+  /** The inventory version the exits were loaded at; null before the first load. */
+  private exitsVersion: number | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -90,6 +98,11 @@ export class DbGatewayStore implements GatewayStore {
       }
     }
     this.plansByAddress = byAddress;
+    // The inventory can hold 100,000 exits: it is read again only when a write moved its version.
+    const version = await getInventoryVersion(this.db);
+    if (version === this.exitsVersion) {
+      return;
+    }
     const byPool = new Map<PoolType, Exit[]>();
     for (const row of await listActiveExits(this.db)) {
       const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
@@ -115,6 +128,7 @@ export class DbGatewayStore implements GatewayStore {
       byPool.set(row.poolType, list);
     }
     this.exitsByPool = byPool;
+    this.exitsVersion = version;
   }
 
   /** Writes one drain of the meter in one transaction: traffic used, hourly buckets, errors and hosts. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
-import { exits, planAllowlist, proxySettings } from '../schema/inventory.ts';
+import { exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
 import { usageErrors, usageHosts } from '../schema/traffic.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
@@ -34,6 +34,12 @@ export async function listPlansForGateway(db: Executor, params: { since: Date | 
 
 export async function listAllowlist(db: Executor) {
   return db.select({ address: planAllowlist.address, planId: planAllowlist.planId }).from(planAllowlist);
+}
+
+/** The inventory's change counter (bumped by a trigger on every statement that writes `exits`). */
+export async function getInventoryVersion(db: Executor): Promise<number> {
+  const [row] = await db.select({ version: inventoryVersion.version }).from(inventoryVersion);
+  return row?.version ?? 0;
 }
 
 export async function listActiveExits(db: Executor): Promise<ExitRow[]> {

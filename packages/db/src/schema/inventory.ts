@@ -97,3 +97,16 @@ export const proxySettings = pgTable(
     ),
   ],
 );
+
+/**
+ * One row counting changes to `exits` (a statement trigger bumps it, whoever writes): the gateway reads
+ * it every second and reloads the inventory only when it moved.
+ */
+export const inventoryVersion = pgTable(
+  'inventory_version',
+  {
+    id: boolean().primaryKey().default(true),
+    version: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (table) => [check('inventory_version_single_row', sql`${table.id}`)],
+);
