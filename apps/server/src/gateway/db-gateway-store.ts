@@ -16,6 +16,9 @@ import {
   parseUpstreamUrl,
 } from '@bytegate/gateway';
 
+const PLANS_OVERLAP_MS = 10_000;
+const FULL_READ_EVERY_MS = 60_000;
+
 /**
  * The gateway's store over the database. The hot path reads only memory: plans, allowlist and exits are
  * loaded at start and refreshed every second (plans incrementally, by `updated_at`), so a purchase or
@@ -27,6 +30,7 @@ export class DbGatewayStore implements GatewayStore {
   private plansByAddress = new Map<string, PlanAccess>();
   private exitsByPool = new Map<PoolType, Exit[]>();
   private plansSeenUntil: Date | null = null;
+  private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
   private exitsVersion: number | null = null;
 
@@ -50,8 +54,15 @@ export class DbGatewayStore implements GatewayStore {
 
   /** Loads what changed since the last refresh. */
   async refresh(): Promise<void> {
-    // A second of overlap: rows committed with an earlier timestamp after the last read are not missed.
-    const since = this.plansSeenUntil ? new Date(this.plansSeenUntil.getTime() - 1000) : null;
+    // A row's `updated_at` is its transaction's start, so it can commit seconds after rows stamped later:
+    // a window of overlap catches such rows, and a full read now and then whatever a longer one missed.
+    const now = Date.now();
+    const isFullRead = now - this.lastFullRead >= FULL_READ_EVERY_MS;
+    const since =
+      this.plansSeenUntil && !isFullRead ? new Date(this.plansSeenUntil.getTime() - PLANS_OVERLAP_MS) : null;
+    if (isFullRead) {
+      this.lastFullRead = now;
+    }
     const rows = await listPlansForGateway(this.db, { since });
     for (const row of rows) {
       const previous = this.plansById.get(row.planId);
