@@ -49,7 +49,7 @@ describe('Proxy Settings in the browser', () => {
     await openSection(page, 'Plans & Pricing');
     await page.getByRole('button', { name: 'Choose Datacenter' }).click();
     await page.getByRole('button', { name: 'Purchase $4.95' }).click();
-    // A purchase lands here (SPEC section 4), on the pool just bought.
+    // A purchase lands here (SPEC section 4).
     await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
     await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
     const pools = page.getByRole('radiogroup', { name: 'Pool type' });
@@ -111,6 +111,30 @@ describe('Proxy Settings in the browser', () => {
 
     await page.getByRole('button', { name: 'Reload Settings' }).click();
     await page.getByText('Settings loaded').waitFor();
+  });
+
+  it("switches pools: another pool starts from its own settings and its own countries, and this one's stay", async () => {
+    // $10 topped up, $4.95 spent: $5.05 left, and 5 GB of residential costs $9.95.
+    await topUp(page, 'Bitcart', '10');
+    await openSection(page, 'Plans & Pricing');
+    await page.getByRole('button', { name: 'Choose Residential' }).click();
+    await page.getByRole('button', { name: 'Purchase $9.95' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+
+    const pools = page.getByRole('radiogroup', { name: 'Pool type' });
+    await pools.getByRole('radio', { name: 'Residential' }).click();
+    // Residential has nothing saved: the defaults, and the residential inventory's countries.
+    await option('Countries', 'France').waitFor();
+    expect(await option('Countries', 'Netherlands').count()).toBe(0);
+    expect(await option('Countries', 'Germany').isChecked()).toBe(false);
+    expect(await page.getByLabel('Rotation interval').inputValue()).toBe('30');
+    expect(await page.getByLabel('Anonymous filter').getAttribute('aria-checked')).toBe('true');
+    await page.getByText('Choose countries to see their states.').waitFor();
+
+    await pools.getByRole('radio', { name: 'Datacenter' }).click();
+    await option('Countries', 'Netherlands').waitFor();
+    expect(await option('Countries', 'Germany').isChecked()).toBe(true);
+    expect(await page.getByLabel('Rotation interval').inputValue()).toBe('15');
   });
 
   it('fits a 375 px screen', async () => {
