@@ -11,6 +11,7 @@ export default defineConfig({
           include: [
             'packages/**/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'apps/web/build/**/*.test.ts',
             'apps/server/src/**/*.unit.test.ts',
           ],
           exclude: ['**/*.socket.test.ts', '**/node_modules/**'],

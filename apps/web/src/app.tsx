@@ -1,4 +1,3 @@
-import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
@@ -8,6 +7,9 @@ import { Spinner } from './components/ui/spinner.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards.tsx';
 import { SessionActivity } from './features/auth/session-activity.tsx';
+import { HELP_ENTRIES } from './features/help/articles.ts';
+import { HelpArticlePage } from './features/help/help-article-page.tsx';
+import { HelpCenterPage } from './features/help/help-center-page.tsx';
 import { LandingPage } from './routes/public/landing-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
 import { PlaceholderPage } from './routes/public/placeholder-page.tsx';
@@ -27,14 +29,6 @@ const SignupPage = lazy(() =>
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
-
-function titleFromPath(path: string): string {
-  const slug = path.split('/').at(-1) ?? '';
-  return slug
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
 
 function Root() {
   return (
@@ -125,19 +119,13 @@ const router = createBrowserRouter([
               />
             ),
           },
-          {
-            path: '/help',
-            element: (
-              <PlaceholderPage
-                title="Help Center"
-                intro="Guides for getting started, targeting, protocols and troubleshooting."
-              />
-            ),
-          },
-          ...HELP_ARTICLE_PATHS.map((path) => ({
-            path,
-            element: (
-              <PlaceholderPage title={titleFromPath(path)} intro="This help article is being written." />
+          { path: '/help', element: <HelpCenterPage /> },
+          ...HELP_ENTRIES.map((entry) => ({
+            path: entry.path,
+            element: entry.isWritten ? (
+              <HelpArticlePage entry={entry} />
+            ) : (
+              <PlaceholderPage title={entry.title} intro="This help article is being written." />
             ),
           })),
           { path: '*', element: <NotFoundPage /> },

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { Marked } from 'marked';
+import type { Plugin } from 'vite';
+
+// Help articles are Markdown files with front matter; this turns each into a module at build time, so
+// the browser gets HTML and an outline, never a Markdown parser. `file.md` exports
+// { title, description, html, headings }; `file.md?meta` only { title, description } (for indexes).
+
+export interface Heading {
+  id: string;
+  text: string;
+  level: 2 | 3;
+}
+
+/** A heading's anchor: lower-case words joined by dashes ('Sticky sessions' is 'sticky-sessions'). */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/&[a-z]+;/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `---` delimited `key: value` lines at the top; the rest is the body. */
+export function readFrontMatter(source: string): { data: Record<string, string>; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!match) {
+    return { data: {}, body: source };
+  }
+  const data: Record<string, string> = {};
+  for (const line of (match[1] ?? '').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) {
+      data[line.slice(0, colon).trim()] = line
+        .slice(colon + 1)
+        .trim()
+        .replace(/^(["'])(.*)\1$/, '$2');
+    }
+  }
+  return { data, body: source.slice(match[0].length) };
+}
+
+export function renderMarkdown(source: string, file = 'markdown') {
+  const { data, body } = readFrontMatter(source);
+  if (!data.title || !data.description) {
+    throw new Error(`${file}: front matter needs a title and a description`);
+  }
+  const headings: Heading[] = [];
+  const used = new Set<string>();
+  const marked = new Marked({
+    gfm: true,
+    renderer: {
+      heading({ tokens, depth }) {
+        const text = this.parser.parseInline(tokens);
+        let id = slugify(text);
+        for (let n = 2; used.has(id); n++) {
+          id = `${slugify(text)}-${n}`;
+        }
+        used.add(id);
+        if (depth === 2 || depth === 3) {
+          headings.push({ id, text: text.replace(/<[^>]+>/g, ''), level: depth });
+        }
+        return `<h${depth} id="${id}">${text}</h${depth}>\n`;
+      },
+    },
+  });
+  const html = marked.parse(body, { async: false });
+  return { title: data.title, description: data.description, html, headings };
+}
+
+export function markdownPlugin(): Plugin {
+  return {
+    name: 'bytegate-markdown',
+    enforce: 'pre',
+    load(id) {
+      const [file = '', query = ''] = id.split('?');
+      if (!file.endsWith('.md')) {
+        return null;
+      }
+      const article = renderMarkdown(readFileSync(file, 'utf8'), file);
+      this.addWatchFile(file);
+      const exported = query.includes('meta')
+        ? { title: article.title, description: article.description }
+        : article;
+      return `export default ${JSON.stringify(exported)};`;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
+
+export interface ArticleMeta {
+  title: string;
+  description: string;
+}
+
+export interface Article extends ArticleMeta {
+  html: string;
+  headings: Array<{ id: string; text: string; level: 2 | 3 }>;
+}
+
+// Articles live as Markdown under src/content/help, one file per route (help/targeting/target-filters.md is
+// /help/targeting/target-filters). Titles and descriptions are bundled for the index; each article's
+// body is its own chunk, loaded when it is opened.
+const metas = import.meta.glob<ArticleMeta>('../../content/help/**/*.md', {
+  query: '?meta',
+  import: 'default',
+  eager: true,
+});
+const bodies = import.meta.glob<Article>('../../content/help/**/*.md', { import: 'default' });
+
+const routeOf = (file: string) => file.replace('../../content/help/', '/help/').replace(/\.md$/, '');
+const fileOf = (path: string) => `../../content/help/${path.replace(/^\/help\//, '')}.md`;
+
+function titleFromPath(path: string): string {
+  const slug = path.split('/').at(-1) ?? '';
+  return slug
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+export interface HelpEntry extends ArticleMeta {
+  path: string;
+  isWritten: boolean;
+}
+
+/** Every help route of SPEC section 2 in its order, with its article's title when it is written. */
+export const HELP_ENTRIES: HelpEntry[] = HELP_ARTICLE_PATHS.map((path) => {
+  const meta = metas[fileOf(path)];
+  return meta
+    ? { path, ...meta, isWritten: true }
+    : { path, title: titleFromPath(path), description: 'This guide is being written.', isWritten: false };
+});
+
+export function loadArticle(path: string): Promise<Article> | null {
+  const load = bodies[fileOf(path)];
+  return load ? load() : null;
+}
+
+/** Markdown files that are not a route of the Help Center: a misnamed file, caught by a test. */
+export function strayArticleFiles(): string[] {
+  const routes = new Set<string>(HELP_ARTICLE_PATHS);
+  return Object.keys(metas)
+    .map(routeOf)
+    .filter((route) => !routes.has(route));
+}

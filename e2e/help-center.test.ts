@@ -1,0 +1,96 @@
+import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the Help Center', () => {
+  it('links a card to each of the 16 guides, with breadcrumbs', async () => {
+    await page.goto(`${server.url}/help`);
+    await page.getByRole('heading', { level: 1, name: 'Help Center' }).waitFor();
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(await breadcrumb.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+    const hrefs = await page
+      .getByRole('list', { name: 'Guides' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toEqual([...HELP_ARTICLE_PATHS]);
+    expect(await page.title()).toBe('Help Center | Bytegate');
+  });
+
+  it('opens a guide from its card, with its title, breadcrumbs and an outline whose links scroll to their sections', async () => {
+    await page.getByRole('link', { name: /^Connection Types/ }).click();
+    await page.waitForURL(`${server.url}/help/connection-types`);
+    await page.getByRole('heading', { level: 1, name: 'Connection Types' }).waitFor();
+    expect(await page.title()).toBe('Connection Types | Bytegate');
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(await breadcrumb.getByRole('link', { name: 'Help Center' }).getAttribute('href')).toBe('/help');
+
+    const outline = page.getByRole('navigation', { name: 'On this page' });
+    const links = await outline.getByRole('link').evaluateAll((anchors) =>
+      anchors.map((anchor) => ({
+        href: anchor.getAttribute('href') ?? '',
+        text: anchor.textContent ?? '',
+      })),
+    );
+    expect(links.map((link) => link.text)).toEqual([
+      'Rotating',
+      'Sticky',
+      'Sticky ports',
+      'Session IDs',
+      'When a sticky IP changes anyway',
+    ]);
+    for (const link of links) {
+      await outline.getByRole('link', { name: link.text, exact: true }).click();
+      const heading = page.locator(link.href);
+      // Scrolled to its heading: the heading near the top, or as near as the end of the page allows.
+      await expect
+        .poll(() =>
+          heading.evaluate((element) => {
+            const top = element.getBoundingClientRect().top;
+            const atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+            return top >= 0 && (top < 200 || (atBottom && top < window.innerHeight));
+          }),
+        )
+        .toBe(true);
+      expect(new URL(page.url()).hash).toBe(link.href);
+      expect(await heading.textContent()).toBe(link.text);
+    }
+    // The outline stays in view while the article scrolls.
+    expect(await outline.isVisible()).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, 'help-article-1280');
+  });
+
+  it('follows a link between guides inside the app', async () => {
+    await page.goto(`${server.url}/help/getting-started`);
+    await page.getByRole('heading', { level: 1, name: 'Getting Started' }).waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Troubleshooting' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Troubleshooting' }).waitFor();
+    await page.getByRole('heading', { name: 'Connection errors' }).waitFor();
+  });
+
+  it('reads well at 375 px', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${server.url}/help/targeting`);
+    await page.getByRole('heading', { level: 1, name: 'Targeting' }).waitFor();
+    await page.getByRole('heading', { name: 'Targeting in the login' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'help-article-375');
+  });
+});
