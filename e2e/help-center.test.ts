@@ -56,7 +56,7 @@ describe('the Help Center', () => {
     ]);
     for (const link of links) {
       await outline.getByRole('link', { name: link.text, exact: true }).click();
-      const heading = page.locator(link.href);
+      const heading = page.locator(`[id="${link.href.slice(1)}"]`);
       // Scrolled to its heading: the heading near the top, or as near as the end of the page allows.
       await expect
         .poll(() =>
@@ -74,6 +74,32 @@ describe('the Help Center', () => {
     expect(await outline.isVisible()).toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveScreenshot(page, 'help-article-1280');
+  });
+
+  it('leads from every card to its article, and every outline link to its section', async () => {
+    await page.goto(`${server.url}/help`);
+    const cards = page.getByRole('list', { name: 'Guides' }).getByRole('link');
+    const count = await cards.count();
+    expect(count).toBe(16);
+    for (let i = 0; i < count; i++) {
+      await page.goto(`${server.url}/help`);
+      const card = page.getByRole('list', { name: 'Guides' }).getByRole('link').nth(i);
+      const href = (await card.getAttribute('href')) ?? '';
+      const title = (await card.locator('span').first().textContent()) ?? '';
+      await card.click();
+      await page.waitForURL(`${server.url}${href}`);
+      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      expect(await page.title(), href).toBe(`${title} | Bytegate`);
+      const outline = page.getByRole('navigation', { name: 'On this page' });
+      await outline.waitFor();
+      const targets = await outline
+        .getByRole('link')
+        .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
+      expect(targets.length, href).toBeGreaterThan(1);
+      for (const target of targets) {
+        expect(await page.locator(`[id="${target.slice(1)}"]`).count(), `${href} ${target}`).toBe(1);
+      }
+    }
   });
 
   it('follows a link between guides inside the app', async () => {
