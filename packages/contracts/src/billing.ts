@@ -18,9 +18,8 @@ export function planPriceCents(poolType: PoolType, quantityGb: number): number {
 }
 
 /** Dollars as the UI shows them: $4.95. */
-export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
+// Kept with the constants (no zod there), so the public pages can format prices without the schemas.
+export { formatUsd } from './constants.ts';
 
 export const purchaseQuantitySchema = z
   .number({ error: 'Quantity must be a whole number of GB' })

@@ -61,3 +61,8 @@ export const MAX_TOPUP_CENTS = 10_000_00;
 /** Top-up status polling (SPEC section 9). */
 export const PAYMENT_POLL_INTERVAL_MS = 4000;
 export const PAYMENT_POLL_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** Cents as people read dollars: 499 is '$4.99'. */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}

@@ -1,5 +1,13 @@
+import { userSchema } from '@bytegate/contracts/auth';
 import { describe, expect, it } from 'vitest';
-import { clearSession, type KeyValueStore, loadSession, SESSION_KEYS, saveSession } from './session.ts';
+import {
+  clearSession,
+  isStoredUser,
+  type KeyValueStore,
+  loadSession,
+  SESSION_KEYS,
+  saveSession,
+} from './session.ts';
 
 function memoryStore(): KeyValueStore & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -67,5 +75,32 @@ describe('session rules', () => {
     saveSession(store, { token: 't', user }, 0);
     clearSession(store);
     expect(store.data.size).toBe(0);
+  });
+});
+
+describe('the stored user check', () => {
+  it('accepts exactly what the contracts schema accepts', () => {
+    const samples: unknown[] = [
+      user,
+      { ...user, company: 'Acme' },
+      { ...user, extra: 'ignored' },
+      { ...user, company: undefined },
+      { ...user, balance: '12.50' },
+      { ...user, email: 42 },
+      { firstName: 'Ada' },
+      null,
+      'user',
+      [],
+    ];
+    for (const sample of samples) {
+      expect(isStoredUser(sample), JSON.stringify(sample)).toBe(userSchema.safeParse(sample).success);
+    }
+  });
+
+  it('keeps only the known fields of a stored user', () => {
+    const store = memoryStore();
+    saveSession(store, { token: 't', user }, 0);
+    store.setItem(SESSION_KEYS.user, JSON.stringify({ ...user, injected: '<script>' }));
+    expect(loadSession(store, 1)?.user).toEqual(user);
   });
 });

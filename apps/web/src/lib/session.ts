@@ -1,4 +1,4 @@
-import { type User, userSchema } from '@bytegate/contracts/auth';
+import type { User } from '@bytegate/contracts/auth';
 import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
 
 /** Where the session lives in localStorage (SPEC section 4: token, user and last activity). */
@@ -60,10 +60,29 @@ export function loadSession(store: KeyValueStore, now: number): Session | null {
     clearSession(store);
     return null;
   }
-  const user = userSchema.safeParse(parsedUser);
-  if (!user.success) {
+  if (!isStoredUser(parsedUser)) {
     clearSession(store);
     return null;
   }
-  return { token, user: user.data };
+  const { firstName, lastName, email, company, balance } = parsedUser;
+  return { token, user: { firstName, lastName, email, company, balance } };
+}
+
+/**
+ * Whether a stored value has the shape of `userSchema` (contracts/auth). Checked by hand because this
+ * runs on every public page, which should not load zod; session.test.ts holds it to the schema.
+ */
+export function isStoredUser(value: unknown): value is User {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const user = value as Record<string, unknown>;
+  return (
+    typeof user.firstName === 'string' &&
+    typeof user.lastName === 'string' &&
+    typeof user.email === 'string' &&
+    (user.company === null || typeof user.company === 'string') &&
+    typeof user.balance === 'number' &&
+    Number.isFinite(user.balance)
+  );
 }

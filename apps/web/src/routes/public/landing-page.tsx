@@ -1,5 +1,5 @@
-import { formatUsd } from '@bytegate/contracts/billing';
 import {
+  formatUsd,
   POOL_TYPES,
   type PoolType,
   PRICE_PER_GB_CENTS,
