@@ -50,9 +50,22 @@ export async function freePort(): Promise<number> {
 
 /**
  * The real product as `npm start` runs it (`bytegate start`), on its embedded database in a fresh
- * temporary DATA_DIR, on a free port of 127.0.0.1.
+ * temporary DATA_DIR, on a free port of 127.0.0.1. A port found free can be taken by another test's
+ * connection before the server binds it: the server then stops at once and is started on new ports.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) {
+        throw error;
+      }
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const gatewayPort = await freePort();
   const socksPort = await freePort();
@@ -86,6 +99,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`the server exited early:\n${log}`);
     }
     try {
