@@ -13,7 +13,10 @@ export interface RunningServer {
   socksPort: number;
   stickyPorts: { first: number; last: number };
   output: () => string;
-  stop(): Promise<void>;
+  /** Its embedded database's directory (PGlite), readable once the server has stopped. */
+  dataDir: string;
+  /** Stops the server; its data directory is removed unless `keepData` (then the caller removes it). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 async function isFree(port: number): Promise<boolean> {
@@ -122,7 +125,8 @@ async function startServerOnce(env: Record<string, string>): Promise<RunningServ
     socksPort,
     stickyPorts,
     output: () => log,
-    async stop() {
+    dataDir,
+    async stop(options = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -131,7 +135,9 @@ async function startServerOnce(env: Record<string, string>): Promise<RunningServ
           child.kill('SIGKILL');
         }
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -22,6 +22,9 @@ const DashboardPage = lazy(() =>
 const LoginPage = lazy(() =>
   import('./features/auth/login-page.tsx').then((module) => ({ default: module.LoginPage })),
 );
+const ContactPage = lazy(() =>
+  import('./features/contact/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
+);
 const SignupPage = lazy(() =>
   import('./features/auth/signup-page.tsx').then((module) => ({ default: module.SignupPage })),
 );
@@ -86,15 +89,7 @@ const router = createBrowserRouter([
         element: <PublicLayout />,
         children: [
           { path: '/', element: <LandingPage /> },
-          {
-            path: '/contact',
-            element: (
-              <PlaceholderPage
-                title="Contact"
-                intro="Write to our support team: we answer around the clock."
-              />
-            ),
-          },
+          { path: '/contact', element: <ContactPage /> },
           {
             path: '/privacy',
             element: (
