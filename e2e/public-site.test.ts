@@ -66,4 +66,33 @@ describe('the public site', () => {
     );
     await page.close();
   });
+
+  it('lists where each pool has IPs on the locations page, with the stats and a Why card per pool', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/locations`);
+    await page.getByRole('heading', { level: 1, name: 'Proxies by Location' }).waitFor();
+    for (const figure of ['843,453+', '19,316,171+', '2,560,705+']) {
+      await page.getByText(figure, { exact: true }).waitFor();
+    }
+    for (const pool of ['Residential', 'Mobile', 'Datacenter', 'Premium Residential']) {
+      await page.getByRole('heading', { level: 2, name: pool, exact: true }).waitFor();
+      expect(
+        await page
+          .getByRole('list', { name: `${pool} countries`, exact: true })
+          .getByRole('listitem')
+          .count(),
+        pool,
+      ).toBe(12);
+      await page.getByRole('complementary', { name: `Why ${pool}`, exact: true }).waitFor();
+    }
+    await page.getByText('5G, 4G, 3G and LTE networks').waitFor();
+    await page.getByText('Targeting by country, state, city, ZIP code and ASN').waitFor();
+    await saveScreenshot(page, 'locations-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'locations-375');
+    await page.close();
+  });
 });

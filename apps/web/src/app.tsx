@@ -10,6 +10,7 @@ import { SessionActivity } from './features/auth/session-activity.tsx';
 import { HELP_ENTRIES } from './features/help/articles.ts';
 import { HelpArticlePage } from './features/help/help-article-page.tsx';
 import { HelpCenterPage } from './features/help/help-center-page.tsx';
+import { LocationsPage } from './features/locations/locations-page.tsx';
 import { LandingPage } from './routes/public/landing-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
 import { PlaceholderPage } from './routes/public/placeholder-page.tsx';
@@ -105,15 +106,7 @@ const router = createBrowserRouter([
               <PlaceholderPage title="Terms of Service" intro="The terms that govern your use of Bytegate." />
             ),
           },
-          {
-            path: '/locations',
-            element: (
-              <PlaceholderPage
-                title="Proxies by Location"
-                intro="Residential, mobile and datacenter IPs in 195 countries."
-              />
-            ),
-          },
+          { path: '/locations', element: <LocationsPage /> },
           { path: '/help', element: <HelpCenterPage /> },
           ...HELP_ENTRIES.map((entry) => ({
             path: entry.path,
