@@ -42,8 +42,8 @@ const POOLS: Pool[] = [
     intro: 'Fast, affordable IPs hosted in data centers.',
     countries: ['US', 'DE', 'NL', 'GB', 'FR', 'CA', 'SG', 'JP', 'AU', 'SE', 'PL', 'FI'],
     why: [
-      'Multiple regions on every continent',
-      'The lowest price per GB',
+      'Multiple regions across the Americas, Europe and Asia-Pacific',
+      'Our lowest price per GB',
       'High throughput and low latency',
     ],
   },
