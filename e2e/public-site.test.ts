@@ -95,4 +95,23 @@ describe('the public site', () => {
     await saveScreenshot(page, 'locations-375');
     await page.close();
   });
+
+  it('publishes real legal documents: logs kept up to 30 days, the restricted regions, the refund window', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/privacy`);
+    await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
+    await page.getByText('Logs are kept for up to 30 days').waitFor();
+    expect(await page.title()).toBe('Privacy Policy | Bytegate');
+    await page.goto(`${server.url}/terms`);
+    await page.getByRole('heading', { level: 2, name: 'Restricted regions' }).waitFor();
+    await page.getByText('Cuba, Iran, North Korea, Syria', { exact: false }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Money-back guarantee' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'On this page' })
+      .getByRole('link', { name: 'Restricted regions' })
+      .click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#restricted-regions');
+    await saveScreenshot(page, 'terms-1280');
+    await page.close();
+  });
 });

@@ -35,8 +35,14 @@ describe('help articles', () => {
     }
   });
 
-  it('link only to pages that exist', () => {
-    for (const article of articles) {
+  it('link only to pages that exist, as the legal documents do', () => {
+    const legalDir = fileURLToPath(new URL('../src/content/legal', import.meta.url));
+    const legal = markdownFiles(legalDir).map((file) => ({
+      route: relative(legalDir, file),
+      ...renderMarkdown(readFileSync(file, 'utf8'), file),
+    }));
+    expect(legal.map((document) => document.route).sort()).toEqual(['privacy.md', 'terms.md']);
+    for (const article of [...articles, ...legal]) {
       for (const [, href] of article.html.matchAll(/href="([^"]+)"/g)) {
         if (href?.startsWith('/')) {
           expect(isWebRoute(href.split('#')[0] ?? ''), `${article.route} links to ${href}`).toBe(true);

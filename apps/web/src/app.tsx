@@ -10,6 +10,7 @@ import { SessionActivity } from './features/auth/session-activity.tsx';
 import { HELP_ENTRIES } from './features/help/articles.ts';
 import { HelpArticlePage } from './features/help/help-article-page.tsx';
 import { HelpCenterPage } from './features/help/help-center-page.tsx';
+import { LegalPage } from './features/legal/legal-page.tsx';
 import { LocationsPage } from './features/locations/locations-page.tsx';
 import { LandingPage } from './routes/public/landing-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
@@ -91,21 +92,8 @@ const router = createBrowserRouter([
         children: [
           { path: '/', element: <LandingPage /> },
           { path: '/contact', element: <ContactPage /> },
-          {
-            path: '/privacy',
-            element: (
-              <PlaceholderPage
-                title="Privacy Policy"
-                intro="How Bytegate handles your data. We keep logs for up to 30 days."
-              />
-            ),
-          },
-          {
-            path: '/terms',
-            element: (
-              <PlaceholderPage title="Terms of Service" intro="The terms that govern your use of Bytegate." />
-            ),
-          },
+          { path: '/privacy', element: <LegalPage document="privacy" /> },
+          { path: '/terms', element: <LegalPage document="terms" /> },
           { path: '/locations', element: <LocationsPage /> },
           { path: '/help', element: <HelpCenterPage /> },
           ...HELP_ENTRIES.map((entry) => ({

@@ -1,23 +1,15 @@
-import { type MouseEvent, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useInternalLinks } from '../../lib/use-internal-links.ts';
 import { type Article, type HelpEntry, loadArticle } from './articles.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 
 /** One guide: breadcrumbs, the article, and a sticky 'On this page' list of its sections. */
 export function HelpArticlePage({ entry }: { entry: HelpEntry }) {
   useDocumentTitle(entry.title);
-  const navigate = useNavigate();
   // Links between guides stay in the app instead of reloading the page.
-  const followInternalLink = (event: MouseEvent<HTMLDivElement>) => {
-    const link = (event.target as HTMLElement).closest('a');
-    const href = link?.getAttribute('href');
-    if (href?.startsWith('/') && !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) {
-      event.preventDefault();
-      void navigate(href);
-    }
-  };
+  const followInternalLink = useInternalLinks();
   const [article, setArticle] = useState<Article | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
