@@ -4,13 +4,13 @@
 //
 // Every proxy runs in its own process (RSS and CPU are its own). Measurements are interleaved: each
 // round measures every proxy once, in a rotating order, and a figure is the median over rounds, so a
-// machine that is busy with something else for a while does not count against one proxy only.
-import type { ChildProcess } from 'node:child_process';
+// machine that is busy with something else for a while does not count against one proxy only. The
+// report is in report.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bulkThroughput, median, openIdleTunnels, type Route, type WrkResult, wrk } from './clients.ts';
+import { bulkThroughput, openIdleTunnels, type Route, wrk } from './clients.ts';
 import { BENCH_LOGIN, BENCH_PASSWORD } from './config.ts';
 import {
   childFdLimit,
@@ -27,6 +27,7 @@ import {
   stop,
   stopAll,
 } from './processes.ts';
+import { appliesTo, type Measured, type Run, report, type Subject, type Workload } from './report.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = fileURLToPath(new URL('./.cache', import.meta.url));
@@ -47,37 +48,30 @@ const WATCHDOG_MS = 8 * 60_000;
 const FD_LIMIT = Math.min(childFdLimit(), ownFdLimit());
 const IDLE_TUNNELS = Math.min(WANTED_IDLE_TUNNELS, Math.floor((FD_LIMIT - 400) / 2));
 
-type Workload = 'connect1' | 'connect4' | 'socks1' | 'socks4' | 'rps' | 'latency';
-const WORKLOADS: Workload[] = ['connect1', 'connect4', 'socks1', 'socks4', 'rps', 'latency'];
-
-interface Subject {
-  name: string;
-  kind: 'baseline' | 'ours' | 'reference' | 'what-if' | 'peer';
-  child?: ChildProcess;
-  /** The process whose RSS and CPU are the proxy's. */
-  pid?: number;
-  httpPort?: number;
-  socksPort?: number;
-  auth?: boolean;
-  /** Workloads this subject runs (a what-if runs only what it changes). */
-  only?: Workload[];
-  unavailable?: string;
-}
-
-interface Measured {
-  values: number[];
-  /** Proxy CPU per unit: ms per GB for bulk, µs per request for wrk. */
-  cpu: number[];
-  wrk: WrkResult[];
-  errors: string[];
-}
-
 const subjects: Subject[] = [];
 const measured = new Map<string, Map<Workload, Measured>>();
 const idleKb = new Map<string, number | string>();
 const notes: string[] = [];
 const versions: string[] = [];
 const startLoad = loadavg();
+const run: Run = {
+  subjects,
+  measured,
+  idleKb,
+  notes,
+  versions,
+  startLoad,
+  shape: {
+    BULK_BYTES,
+    BULK_ROUNDS,
+    RPS_CONNECTIONS,
+    RPS_SECONDS,
+    RPS_ROUNDS,
+    LATENCY_SECONDS,
+    LATENCY_ROUNDS,
+    IDLE_TUNNELS,
+  },
+};
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const firstLine = (error: unknown) =>
@@ -95,16 +89,6 @@ function slot(name: string, workload: Workload): Measured {
     byWorkload.set(workload, entry);
   }
   return entry;
-}
-
-function applies(subject: Subject, workload: Workload): boolean {
-  if (subject.unavailable || (subject.only && !subject.only.includes(workload))) {
-    return false;
-  }
-  if (subject.kind === 'baseline') {
-    return true;
-  }
-  return workload.startsWith('socks') ? subject.socksPort !== undefined : subject.httpPort !== undefined;
 }
 
 function route(subject: Subject, workload: Workload): Route {
@@ -156,7 +140,7 @@ async function measureOnce(subject: Subject, workload: Workload): Promise<void> 
 
 /** Rounds over every subject a workload applies to, in a rotating order. */
 async function measureWorkload(workload: Workload, rounds: number): Promise<void> {
-  const runs = subjects.filter((subject) => applies(subject, workload));
+  const runs = subjects.filter((subject) => appliesTo(subject, workload));
   if (runs.length <= 1) {
     return;
   }
@@ -322,191 +306,9 @@ async function main(): Promise<void> {
   stop(started.child);
 }
 
-// --- the report -------------------------------------------------------------------------------------
-
-function figure(name: string, workload: Workload): number | undefined {
-  const entry = measured.get(name)?.get(workload);
-  return entry && entry.values.length > 0 ? median(entry.values) : undefined;
-}
-
-function wrkFigure(name: string, workload: Workload, pick: (result: WrkResult) => number) {
-  const entry = measured.get(name)?.get(workload);
-  return entry && entry.wrk.length > 0 ? median(entry.wrk.map(pick)) : undefined;
-}
-
-function cpuFigure(name: string, workload: Workload): number | undefined {
-  const entry = measured.get(name)?.get(workload);
-  const values = entry?.cpu.filter((value) => Number.isFinite(value)) ?? [];
-  return values.length > 0 ? median(values) : undefined;
-}
-
-const pct = (value: number | undefined, base: number | undefined) =>
-  value === undefined || !base ? '' : ` (${((value / base) * 100).toFixed(0)}%)`;
-
-function cell(subject: Subject, workload: Workload, format: (value: number) => string): string {
-  if (!applies(subject, workload)) {
-    return '';
-  }
-  const entry = measured.get(subject.name)?.get(workload);
-  const value = figure(subject.name, workload);
-  if (value === undefined) {
-    return entry?.errors.length ? `failed: ${entry.errors[0]}` : '—';
-  }
-  const base = subject.kind === 'baseline' ? undefined : figure('direct', workload);
-  const failures = entry?.errors.length ? ` [${entry.errors.length} failed]` : '';
-  const socketErrors = entry?.wrk.reduce((sum, result) => sum + result.socketErrors, 0) ?? 0;
-  const wrkErrors = socketErrors > 0 && workload === 'rps' ? ` [${socketErrors} socket errors]` : '';
-  return `${format(value)}${pct(value, base)}${failures}${wrkErrors}`;
-}
-
-function spread(name: string, workload: Workload): string {
-  const values = measured.get(name)?.get(workload)?.values ?? [];
-  if (values.length < 2) {
-    return '';
-  }
-  const mid = median(values);
-  return `±${(((Math.max(...values) - Math.min(...values)) / 2 / mid) * 100).toFixed(0)}%`;
-}
-
-function report(partial: boolean): string {
-  const endLoad = loadavg();
-  const mbps = (value: number) => `${value.toFixed(0)} MB/s`;
-  const lines = [
-    '',
-    `# bench/gateway${partial ? ' (PARTIAL: stopped by the watchdog)' : ''}`,
-    '',
-    `${availableParallelism()} cores; load average (1/5/15 min) ${startLoad.map((n) => n.toFixed(2)).join(' / ')} at start, ` +
-      `${endLoad.map((n) => n.toFixed(2)).join(' / ')} at the end; ${versions.join(', ')}.`,
-    `Bulk: ${BULK_BYTES / 1024 / 1024} MiB from a local TCP origin per measurement (1 stream, or 4 streams of ` +
-      `${BULK_BYTES / 4 / 1024 / 1024} MiB), median of ${BULK_ROUNDS} interleaved rounds; % is of direct.`,
-    `Forward: load generator wrk (1 thread) with ${RPS_CONNECTIONS} keep-alive connections, 1 KiB responses, ` +
-      `${RPS_SECONDS} s x ${RPS_ROUNDS} rounds; latency: wrk with 1 connection, ${LATENCY_SECONDS} s x ${LATENCY_ROUNDS} rounds ` +
-      '(added = proxy minus direct). wrk reaches the proxy with absolute-form requests (Lua wrk.path).',
-    `Idle: ${IDLE_TUNNELS} CONNECT tunnels to an idle TCP origin, (RSS after - RSS before) / tunnels, on a fresh process.`,
-    'bytegate authenticates every request (Basic; SOCKS5 user/password); squid, proxy-chain and dante run without auth.',
-    ...notes.map((note) => `NOTE: ${note}`),
-    '',
-    '| | CONNECT 1 stream | CONNECT 4 streams | SOCKS5 1 stream | SOCKS5 4 streams | forward req/s (50 conn) | p50 / p99 (1 conn) | added p50 / p99 | RSS per idle tunnel |',
-    '|---|---|---|---|---|---|---|---|---|',
-  ];
-  const direct = subjects.find((subject) => subject.kind === 'baseline');
-  for (const subject of subjects) {
-    const label = subject.kind === 'what-if' ? `${subject.name} (what-if, bench only)` : subject.name;
-    if (subject.unavailable) {
-      lines.push(`| ${label} | ${subject.unavailable} | | | | | | | |`);
-      continue;
-    }
-    const p50 = wrkFigure(subject.name, 'latency', (r) => r.p50Ms);
-    const p99 = wrkFigure(subject.name, 'latency', (r) => r.p99Ms);
-    const directP50 = direct && wrkFigure(direct.name, 'latency', (r) => r.p50Ms);
-    const directP99 = direct && wrkFigure(direct.name, 'latency', (r) => r.p99Ms);
-    const idle = idleKb.get(subject.name);
-    lines.push(
-      `| ${[
-        label,
-        cell(subject, 'connect1', mbps),
-        cell(subject, 'connect4', mbps),
-        cell(subject, 'socks1', mbps),
-        cell(subject, 'socks4', mbps),
-        cell(subject, 'rps', (value) => value.toFixed(0)),
-        p50 === undefined || p99 === undefined
-          ? cell(subject, 'latency', () => '')
-          : `${p50.toFixed(3)} / ${p99.toFixed(3)} ms`,
-        subject.kind === 'baseline' || p50 === undefined || p99 === undefined || !directP50 || !directP99
-          ? ''
-          : `${(p50 - directP50).toFixed(3)} / ${(p99 - directP99).toFixed(3)} ms`,
-        typeof idle === 'number' ? `${idle.toFixed(1)} KB` : (idle ?? ''),
-      ].join(' | ')} |`,
-    );
-  }
-
-  lines.push(
-    '',
-    'Proxy process CPU (user+system of its process group, median over rounds; lower is better):',
-    '',
-    '| | CPU ms per GB, CONNECT 1 stream | CPU ms per GB, SOCKS5 1 stream | CPU µs per forward request (50 conn) |',
-    '|---|---|---|---|',
-  );
-  for (const subject of subjects) {
-    if (subject.kind === 'baseline' || subject.unavailable) {
-      continue;
-    }
-    const show = (workload: Workload, digits: number) => {
-      const value = applies(subject, workload) ? cpuFigure(subject.name, workload) : undefined;
-      return value === undefined ? '' : value.toFixed(digits);
-    };
-    lines.push(`| ${subject.name} | ${show('connect1', 0)} | ${show('socks1', 0)} | ${show('rps', 1)} |`);
-  }
-
-  lines.push('', 'Spread of the rounds (half the max-min range, % of the median):', '');
-  for (const subject of subjects) {
-    if (subject.unavailable) {
-      continue;
-    }
-    const parts = WORKLOADS.filter((workload) => applies(subject, workload) && workload !== 'latency')
-      .map((workload) => `${workload} ${spread(subject.name, workload)}`)
-      .filter((part) => !part.endsWith(' '));
-    if (parts.length > 0) {
-      lines.push(`- ${subject.name}: ${parts.join(', ')}`);
-    }
-  }
-
-  // Targets.
-  const ours = 'bytegate';
-  const peers = subjects.filter((subject) => subject.kind === 'peer' && !subject.unavailable);
-  const check = (label: string, ok: boolean | undefined, detail: string) =>
-    lines.push(`- ${ok === undefined ? 'N/A ' : ok ? 'PASS' : 'MISS'} ${label}: ${detail}`);
-  const fmt = (value: number | undefined, digits = 0, unit = '') =>
-    value === undefined ? 'n/a' : `${value.toFixed(digits)}${unit}`;
-  const beatsPeers = (workload: Workload, unit: string) => {
-    const mine = figure(ours, workload);
-    const theirs = peers
-      .filter((peer) => applies(peer, workload))
-      .map((peer) => ({ name: peer.name, value: figure(peer.name, workload) }));
-    const ok =
-      mine === undefined || theirs.length === 0
-        ? undefined
-        : theirs.every((peer) => peer.value === undefined || mine > peer.value);
-    const detail = `${fmt(mine, 0, unit)} vs ${theirs.map((peer) => `${peer.name} ${fmt(peer.value, 0, unit)}`).join(', ') || 'no peer'}`;
-    return { ok, detail };
-  };
-  lines.push('', 'Targets:', '');
-  for (const [workload, label, unit] of [
-    ['connect1', 'CONNECT throughput (1 stream) above every peer', ' MB/s'],
-    ['connect4', 'CONNECT throughput (4 streams) above every peer', ' MB/s'],
-    ['socks1', 'SOCKS5 throughput (1 stream) above dante', ' MB/s'],
-    ['socks4', 'SOCKS5 throughput (4 streams) above dante', ' MB/s'],
-    ['rps', 'forward req/s above every peer', ' req/s'],
-  ] as const) {
-    const { ok, detail } = beatsPeers(workload, unit);
-    check(label, ok, detail);
-  }
-  const p50 = wrkFigure(ours, 'latency', (r) => r.p50Ms);
-  const directP50 = wrkFigure('direct', 'latency', (r) => r.p50Ms);
-  const added = p50 !== undefined && directP50 !== undefined ? p50 - directP50 : undefined;
-  check('added p50 latency < 0.5 ms', added === undefined ? undefined : added < 0.5, fmt(added, 3, ' ms'));
-  const idle = idleKb.get(ours);
-  check(
-    'RSS per idle tunnel < 20 KB',
-    typeof idle === 'number' ? idle < 20 : undefined,
-    typeof idle === 'number' ? `${idle.toFixed(1)} KB over ${IDLE_TUNNELS} tunnels` : String(idle ?? 'n/a'),
-  );
-  const costs = (['connect1', 'connect4', 'rps'] as const).map((workload) => {
-    const mine = figure(ours, workload);
-    const bare = figure('bare relay', workload);
-    return { workload, cost: mine !== undefined && bare ? 1 - mine / bare : undefined };
-  });
-  check(
-    'auth + limits + metering cost < 5% (bytegate vs bare relay)',
-    costs.some((c) => c.cost === undefined) ? undefined : costs.every((c) => (c.cost ?? 0) < 0.05),
-    `${costs.map((c) => `${c.workload} ${c.cost === undefined ? 'n/a' : `${(c.cost * 100).toFixed(1)}%`}`).join(', ')} (negative: bytegate was faster; compare with the spread above)`,
-  );
-  return `${lines.join('\n')}\n`;
-}
-
 const watchdog = setTimeout(() => {
   log(`watchdog: the run took over ${WATCHDOG_MS / 60_000} minutes; stopping`);
-  process.stdout.write(report(true));
+  process.stdout.write(report(run, true));
   stopAll();
   rmSync(work, { recursive: true, force: true });
   process.exit(1);
@@ -515,7 +317,7 @@ watchdog.unref();
 
 try {
   await main();
-  process.stdout.write(report(false));
+  process.stdout.write(report(run, false));
 } finally {
   clearTimeout(watchdog);
   stopAll();
