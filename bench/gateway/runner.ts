@@ -12,15 +12,12 @@ import {
   ClientConnection,
   connectTarget,
   createGateway,
-  endToEndHeaders,
   ForwardExchange,
+  forwardRequestFor,
   InMemoryGatewayStore,
   relay,
-  requestFraming,
-  serializeHead,
   splitAbsoluteUrl,
   TargetPool,
-  wantsKeepAlive,
 } from '@bytegate/gateway';
 import { BENCH_LOGIN, BENCH_PASSWORD } from './config.ts';
 
@@ -89,17 +86,7 @@ async function runBare(): Promise<Ports> {
           socket.end(BAD_GATEWAY);
           return;
         }
-        const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
-        const request = {
-          method: head.method,
-          head: Buffer.from(
-            serializeHead(`${head.method} ${url.path} HTTP/1.1`, [['Host', url.authority], ...headers]),
-            'latin1',
-          ),
-          framing: requestFraming(head.headers),
-          clientMinor: head.minor,
-          clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
-        };
+        const request = forwardRequestFor(head, url);
         const exchange = new ForwardExchange(socket, request, pool, {
           onAnswered: () => {},
           onFailed: () => socket.end(BAD_GATEWAY),

@@ -7,6 +7,8 @@ import {
   MAX_HEAD_BYTES,
   MalformedMessage,
   parseResponseHead,
+  type RequestHead,
+  requestFraming,
   responseFraming,
   serializeHead,
   wantsKeepAlive,
@@ -25,6 +27,29 @@ export interface ForwardRequest {
   /** The client's HTTP minor version and whether it wants to send another request after this one. */
   clientMinor: number;
   clientKeepAlive: boolean;
+}
+
+/**
+ * What goes to the target for a client's absolute-form request: origin-form request line, the URL's
+ * authority as Host (RFC 9112 3.2.2), no hop-by-hop headers. Throws MalformedMessage for a body that
+ * could be read two ways.
+ */
+export function forwardRequestFor(
+  head: RequestHead,
+  url: { authority: string; path: string },
+): ForwardRequest {
+  const framing = requestFraming(head.headers);
+  const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
+  return {
+    method: head.method,
+    head: Buffer.from(
+      serializeHead(`${head.method} ${url.path} HTTP/1.1`, [['Host', url.authority], ...headers]),
+      'latin1',
+    ),
+    framing,
+    clientMinor: head.minor,
+    clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
+  };
 }
 
 export interface ExchangeEvents {

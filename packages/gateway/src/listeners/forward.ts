@@ -2,18 +2,13 @@ import { connect, type Socket } from 'node:net';
 import { type Admitted, admitHttp } from '../admission.ts';
 import { GatewayError } from '../errors.ts';
 import type { ClientConnection } from '../http1/client-connection.ts';
-import { type ExchangeEvents, ForwardExchange, type ForwardRequest } from '../http1/exchange.ts';
 import {
-  endToEndHeaders,
-  type Framing,
-  headerValue,
-  type MalformedMessage,
-  type RequestHead,
-  requestFraming,
-  serializeHead,
-  splitAbsoluteUrl,
-  wantsKeepAlive,
-} from '../http1/messages.ts';
+  type ExchangeEvents,
+  ForwardExchange,
+  type ForwardRequest,
+  forwardRequestFor,
+} from '../http1/exchange.ts';
+import { headerValue, type MalformedMessage, type RequestHead, splitAbsoluteUrl } from '../http1/messages.ts';
 import type { TargetConnection } from '../http1/target-pool.ts';
 import type { Unblocks } from '../policy/target-policy.ts';
 import { chooseExit, pickExit, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
@@ -33,9 +28,9 @@ function readUrl(target: string) {
   return url;
 }
 
-function readFraming(head: RequestHead): Framing {
+function readRequest(head: RequestHead, url: { authority: string; path: string }): ForwardRequest {
   try {
-    return requestFraming(head.headers);
+    return forwardRequestFor(head, url);
   } catch (error) {
     throw new GatewayError('BAD_REQUEST', `Malformed proxy request: ${(error as MalformedMessage).message}`);
   }
@@ -70,19 +65,8 @@ export function handleForward(
     admitted = admitHttp(deps, headerValue(head.headers, 'proxy-authorization'), client, stickyPort);
     deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
     const url = readUrl(head.target);
-    const framing = readFraming(head);
+    const request = readRequest(head, url);
     deps.meter.setHost(client, url.host);
-    const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
-    const request: ForwardRequest = {
-      method: head.method,
-      head: Buffer.from(
-        serializeHead(`${head.method} ${url.path} HTTP/1.1`, [['Host', url.authority], ...headers]),
-        'latin1',
-      ),
-      framing,
-      clientMinor: head.minor,
-      clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
-    };
     const unblocks = admitted.plan.unblocks;
     const last = lastTargets.get(client);
     if (last && last.host === url.host && last.port === url.port && last.unblocks === unblocks) {

@@ -20,7 +20,6 @@ const metas = import.meta.glob<ArticleMeta>('../../content/help/**/*.md', {
 });
 const bodies = import.meta.glob<Article>('../../content/help/**/*.md', { import: 'default' });
 
-const routeOf = (file: string) => file.replace('../../content/help/', '/help/').replace(/\.md$/, '');
 const fileOf = (path: string) => `../../content/help/${path.replace(/^\/help\//, '')}.md`;
 
 function titleFromPath(path: string): string {
@@ -47,12 +46,4 @@ export const HELP_ENTRIES: HelpEntry[] = HELP_ARTICLE_PATHS.map((path) => {
 export function loadArticle(path: string): Promise<Article> | null {
   const load = bodies[fileOf(path)];
   return load ? load() : null;
-}
-
-/** Markdown files that are not a route of the Help Center: a misnamed file, caught by a test. */
-export function strayArticleFiles(): string[] {
-  const routes = new Set<string>(HELP_ARTICLE_PATHS);
-  return Object.keys(metas)
-    .map(routeOf)
-    .filter((route) => !routes.has(route));
 }
