@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { markdownPlugin } from './apps/web/build/markdown-plugin.ts';
 
 // Four suites: pure rules (unit), the gateway on real sockets (gateway), the API over real HTTP on real
 // databases (api), and browser journeys (e2e).
@@ -6,6 +7,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The web app's modules import its Markdown content, as in the app's own build.
+        plugins: [markdownPlugin()],
         test: {
           name: 'unit',
           include: [

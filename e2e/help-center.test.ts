@@ -41,6 +41,8 @@ describe('the Help Center', () => {
     expect(await breadcrumb.getByRole('link', { name: 'Help Center' }).getAttribute('href')).toBe('/help');
 
     const outline = page.getByRole('navigation', { name: 'On this page' });
+    // Moving inside the app, the guide's body arrives as its own chunk, with its outline.
+    await outline.getByRole('link').first().waitFor();
     const links = await outline.getByRole('link').evaluateAll((anchors) =>
       anchors.map((anchor) => ({
         href: anchor.getAttribute('href') ?? '',

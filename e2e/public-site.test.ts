@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { newAccount, signUpThroughForm } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 let server: RunningServer;
@@ -54,15 +55,118 @@ describe('the public site', () => {
     await page.close();
   });
 
+  it("makes SPEC's claims on the landing page: 20M+ IPs, 195 countries, 99.9% uptime, traffic that never expires, 24/7 support, premium residential through contact", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(server.url);
+    const figures = page.locator('#home dl');
+    for (const [value, label] of <Array<[string, string]>>[
+      ['20M+', 'residential, mobile and datacenter IPs'],
+      ['195', 'countries'],
+      ['99.9%', 'uptime'],
+      ['24/7', 'support'],
+    ]) {
+      expect(await figures.getByText(value, { exact: true }).count(), value).toBe(1);
+      expect(await figures.getByText(label, { exact: true }).count(), label).toBe(1);
+    }
+    await page.getByRole('heading', { name: 'Traffic never expires' }).waitFor();
+    await page.getByRole('heading', { name: '24/7 support from people who run proxies' }).waitFor();
+    const premium = page.getByRole('region', { name: 'Premium Residential' });
+    for (const point of [
+      'Response times under 50 ms',
+      '99.9% uptime',
+      'A dedicated account manager',
+      'Custom endpoints',
+      'Pricing on request',
+    ]) {
+      await premium.getByText(point, { exact: true }).waitFor();
+    }
+    await premium.getByRole('link', { name: 'Contact Sales' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Contact' }).waitFor();
+    await page.close();
+  });
+
+  it('scrolls to each section from the navigation, and back from any page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server.url}/help`);
+    const nav = page.getByRole('navigation', { name: 'Main' }).first();
+    // The section's top sits just under the sticky header (64 px), unless the page ends first.
+    const placement = (id: string) =>
+      page.evaluate((sectionId) => {
+        const top = document.getElementById(sectionId)?.getBoundingClientRect().top ?? Number.NaN;
+        const atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+        return Math.abs(top - 64) <= 2 || (atBottom && top >= 0 && top < window.innerHeight)
+          ? 'in place'
+          : top;
+      }, id);
+    for (const [label, id] of <Array<[string, string]>>[
+      ['Pricing', 'pricing'],
+      ['Features', 'features'],
+      ['Support', 'support'],
+    ]) {
+      await nav.getByRole('link', { name: label, exact: true }).click();
+      await expect.poll(() => new URL(page.url()).hash, { message: label }).toBe(`#${id}`);
+      await expect.poll(() => placement(id), { message: label }).toBe('in place');
+    }
+    await nav.getByRole('link', { name: 'Home', exact: true }).click();
+    // The top of the page (within the header's 1 px border).
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThanOrEqual(1);
+    // None of the section links claims to be the current page.
+    expect(await nav.locator('[aria-current="page"]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('shows the scroll-to-top button only past 300 px, and it takes the page back up', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(server.url);
+    const button = page.getByRole('button', { name: 'Scroll to top' });
+    expect(await button.count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.waitForTimeout(100);
+    expect(await button.count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 301));
+    await button.waitFor();
+    await page.evaluate(() => window.scrollTo(0, 1400));
+    await button.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect.poll(() => button.count()).toBe(0);
+    await page.close();
+  });
+
+  it('shows Dashboard instead of Login and Get Started once signed in', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: 'Login' }).waitFor();
+    expect(await header.getByRole('link', { name: 'Dashboard' }).count()).toBe(0);
+    await signUpThroughForm(page, server.url, newAccount());
+    // A fresh load of a prerendered page (built for anonymous visitors) shows the signed-in navigation.
+    await page.goto(server.url);
+    await header.getByRole('link', { name: 'Dashboard' }).first().waitFor();
+    expect(await header.getByRole('link', { name: 'Login' }).count()).toBe(0);
+    expect(await header.getByRole('link', { name: 'Get Started' }).count()).toBe(0);
+    await header.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await context.close();
+  });
+
   it('opens the mobile menu with the keyboard at 375 px', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
     await page.goto(server.url);
     const toggle = page.getByRole('button', { name: 'Open menu' });
+    // It works once the app has taken over the prerendered page.
+    await expect.poll(() => toggle.isEnabled()).toBe(true);
     await toggle.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Close menu' }).waitFor();
     expect(await page.locator('#mobile-menu').getByRole('link', { name: 'Help Center' }).isVisible()).toBe(
       true,
+    );
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
+    expect(await page.locator('#mobile-menu').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-controls'))).toBe(
+      'mobile-menu',
     );
     await page.close();
   });

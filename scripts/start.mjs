@@ -2,7 +2,7 @@
 import { ensureWebBuilt } from './build-web.mjs';
 
 try {
-  ensureWebBuilt();
+  await ensureWebBuilt();
 } catch (error) {
   console.error(error.message);
   process.exit(1);

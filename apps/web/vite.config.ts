@@ -5,7 +5,9 @@ import { markdownPlugin } from './build/markdown-plugin.ts';
 
 export default defineConfig({
   plugins: [markdownPlugin(), react(), tailwindcss()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  // The browser's build in dist/public (served); the prerenderer's in dist/ssr; the pages it renders in dist/pages.
+  build: { outDir: 'dist/public', emptyOutDir: true, sourcemap: false },
+  ssr: { noExternal: true },
   server: {
     proxy: { '/api': `http://127.0.0.1:${process.env.API_PORT ?? 3000}` },
   },

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { Outlet, type RouteObject } from 'react-router';
 import { PublicLayout } from './components/layout/public-layout.tsx';
 import { ScrollManager } from './components/layout/scroll-manager.tsx';
 import { Spinner } from './components/ui/spinner.tsx';
@@ -14,7 +15,7 @@ import { LegalPage } from './features/legal/legal-page.tsx';
 import { LocationsPage } from './features/locations/locations-page.tsx';
 import { LandingPage } from './routes/public/landing-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
-import { PlaceholderPage } from './routes/public/placeholder-page.tsx';
+import { usePageHead } from './seo/use-page-head.ts';
 
 // The dashboard is split away from the public pages, so the landing page loads little JavaScript.
 const DashboardPage = lazy(() =>
@@ -36,6 +37,7 @@ const queryClient = new QueryClient({
 });
 
 function Root() {
+  usePageHead();
   return (
     <>
       <ScrollManager />
@@ -53,7 +55,8 @@ function FullPageSpinner() {
   );
 }
 
-const router = createBrowserRouter([
+/** Every route of the app: the browser's router and the prerenderer's static router both run these. */
+export const routes: RouteObject[] = [
   {
     element: <Root />,
     children: [
@@ -98,23 +101,20 @@ const router = createBrowserRouter([
           { path: '/help', element: <HelpCenterPage /> },
           ...HELP_ENTRIES.map((entry) => ({
             path: entry.path,
-            element: entry.isWritten ? (
-              <HelpArticlePage entry={entry} />
-            ) : (
-              <PlaceholderPage title={entry.title} intro="This help article is being written." />
-            ),
+            element: <HelpArticlePage entry={entry} />,
           })),
           { path: '*', element: <NotFoundPage /> },
         ],
       },
     ],
   },
-]);
+];
 
-export function App() {
+/** What every page runs inside, around the router (the browser's or the prerenderer's). */
+export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      {children}
       <Toaster />
     </QueryClientProvider>
   );

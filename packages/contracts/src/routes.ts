@@ -36,3 +36,9 @@ export function isWebRoute(pathname: string): boolean {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return WEB_ROUTE_PATHS.includes(normalized);
 }
+
+/**
+ * The origin the prerendered pages are built with (canonical links, Open Graph URLs, structured data);
+ * the server puts its PUBLIC_URL in its place when it loads them.
+ */
+export const PRERENDER_ORIGIN = 'https://prerender.bytegate.invalid';

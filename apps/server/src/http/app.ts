@@ -114,14 +114,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   let web: WebApp | null = null;
   if (config.roles.has('web')) {
-    web = await registerWebApp(app, options.webDistDir ?? defaultWebDistDir);
+    web = await registerWebApp(app, {
+      distDir: options.webDistDir ?? defaultWebDistDir,
+      publicUrl: config.publicUrl,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname === '/api' || pathname.startsWith('/api/') || !web || request.method !== 'GET') {
       return reply.status(404).send({ error: `No route ${request.method} ${pathname}`, code: 'NOT_FOUND' });
     }
-    return web.sendPage(pathname, reply);
+    return web.sendPage(request, reply);
   });
   return app;
 }

@@ -1,8 +1,9 @@
 import { MenuIcon, XIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useSession } from '../../features/auth/session-store.ts';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { Button } from '../ui/button.tsx';
 import { Logo } from './logo.tsx';
 
@@ -15,10 +16,30 @@ const links = [
   { label: 'Contact', to: '/contact' },
 ];
 
+const desktopLinkClass =
+  'rounded-md px-3 py-2 text-sm font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900';
+
 /** The public top navigation, with a keyboard-friendly menu under the md breakpoint. */
 export function SiteHeader() {
   const session = useSession();
   const [isMenuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // The menu opens once the app runs the page (a prerendered page is HTML until then).
+  const isHydrated = useHydrated();
+  // Escape closes the open menu and gives focus back to its button.
+  useEffect(() => {
+    if (!isMenuOpen) {
+      return;
+    }
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false);
+        toggleRef.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [isMenuOpen]);
   const actions = session ? (
     <Button asChild size="sm">
       <Link to="/dashboard">Dashboard</Link>
@@ -41,18 +62,29 @@ export function SiteHeader() {
           <ul className="flex items-center gap-1">
             {links.map((link) => (
               <li key={link.label}>
-                <NavLink
-                  to={link.to}
-                  className="rounded-md px-3 py-2 text-sm font-medium text-gray-600 hover:bg-gray-100 hover:text-gray-900"
-                >
-                  {link.label}
-                </NavLink>
+                {/* Sections of the landing page are plain links: NavLink would mark all four as the current page. */}
+                {link.to.startsWith('/#') ? (
+                  <Link to={link.to} className={desktopLinkClass}>
+                    {link.label}
+                  </Link>
+                ) : (
+                  <NavLink
+                    to={link.to}
+                    className={({ isActive }) =>
+                      cn(desktopLinkClass, isActive && 'bg-brand-50 text-brand-700')
+                    }
+                  >
+                    {link.label}
+                  </NavLink>
+                )}
               </li>
             ))}
           </ul>
         </nav>
         <div className="hidden items-center gap-2 md:flex">{actions}</div>
         <Button
+          ref={toggleRef}
+          disabled={!isHydrated}
           variant="ghost"
           size="icon"
           className="md:hidden"

@@ -10,15 +10,15 @@ import { useLogin } from '../../api/use-auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { useBotCheck } from './use-bot-check.ts';
 
 export function LoginPage() {
-  useDocumentTitle('Sign In');
   const navigate = useNavigate();
   const login = useLogin();
   const botCheck = useBotCheck('login');
+  const isHydrated = useHydrated();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
@@ -85,7 +85,7 @@ export function LoginPage() {
             </button>
           </div>
         </div>
-        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
+        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting} disabled={!isHydrated}>
           Sign In
         </Button>
       </form>

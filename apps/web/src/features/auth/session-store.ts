@@ -9,11 +9,14 @@ import {
   touchActivity,
 } from '../../lib/session.ts';
 
+// Prerendering runs without a browser: the pages are built as an anonymous visitor sees them.
+const isBrowser = typeof window !== 'undefined';
+
 /**
  * The signed-in session, read from localStorage once at app load (where SPEC section 4's expiry rules
  * apply) and kept in step with it afterwards. Components read it with `useSession()`.
  */
-let current: Session | null = loadSession(window.localStorage, Date.now());
+let current: Session | null = isBrowser ? loadSession(window.localStorage, Date.now()) : null;
 const listeners = new Set<() => void>();
 
 function emit(): void {
@@ -56,13 +59,19 @@ export const sessionStore = {
 };
 
 // Another tab signing out (or in) changes this one too.
-window.addEventListener('storage', (event) => {
-  if (event.key === null || event.key.startsWith('bytegate.')) {
-    current = loadSession(window.localStorage, Date.now());
-    emit();
-  }
-});
+if (isBrowser) {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key.startsWith('bytegate.')) {
+      current = loadSession(window.localStorage, Date.now());
+      emit();
+    }
+  });
+}
 
+/**
+ * The session, or null. A prerendered page hydrates as the anonymous page it was built as and then
+ * shows the visitor's session (the Dashboard link in the navigation), so hydration never mismatches.
+ */
 export function useSession(): Session | null {
-  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get, () => null);
 }

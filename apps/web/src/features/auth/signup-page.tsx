@@ -10,15 +10,15 @@ import { useSignup } from '../../api/use-auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { useBotCheck } from './use-bot-check.ts';
 
 export function SignupPage() {
-  useDocumentTitle('Create Account');
   const navigate = useNavigate();
   const signup = useSignup();
   const botCheck = useBotCheck('signup');
+  const isHydrated = useHydrated();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<SignupForm>({
     resolver: zodResolver(signupFormSchema),
@@ -102,7 +102,7 @@ export function SignupPage() {
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
         />
-        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting}>
+        <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting} disabled={!isHydrated}>
           Create Account
         </Button>
         <p className="text-center text-xs text-gray-500">

@@ -10,7 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 const FAQ: Array<{ question: string; answer: string }> = [
   {
@@ -54,8 +54,8 @@ const EMPTY: Draft = { name: '', email: '', subject: '', message: '' };
 
 /** Contact: the message form (POST /api/contact) and the questions people ask most. */
 export function ContactPage() {
-  useDocumentTitle('Contact');
   const messageId = useId();
+  const isHydrated = useHydrated();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [problem, setProblem] = useState<string | null>(null);
   const [isSending, setIsSending] = useState(false);
@@ -119,33 +119,36 @@ export function ContactPage() {
               </p>
             </div>
           ) : null}
-          <form onSubmit={onSubmit} noValidate className="mt-6 space-y-5" aria-label="Contact form">
-            <div className="grid gap-5 sm:grid-cols-2">
-              <FormField label="Name" autoComplete="name" value={draft.name} onChange={set('name')} />
-              <FormField
-                label="Email"
-                type="email"
-                autoComplete="email"
-                value={draft.email}
-                onChange={set('email')}
-              />
-            </div>
-            <FormField label="Subject" hint="(optional)" value={draft.subject} onChange={set('subject')} />
-            <div className="space-y-1.5">
-              <Label htmlFor={messageId}>Message</Label>
-              <Textarea
-                id={messageId}
-                rows={6}
-                maxLength={MESSAGE_MAX_LENGTH}
-                value={draft.message}
-                onChange={set('message')}
-              />
-            </div>
-            {problem ? <Alert tone="error">{problem}</Alert> : null}
-            <Button type="submit" disabled={isSending} className="w-full sm:w-auto">
-              <MailIcon aria-hidden="true" />
-              {isSending ? 'Sending…' : 'Send Message'}
-            </Button>
+          <form onSubmit={onSubmit} noValidate className="mt-6" aria-label="Contact form">
+            {/* Fields are React's to keep: typing goes into them once the app runs the prerendered page. */}
+            <fieldset disabled={!isHydrated} className="space-y-5">
+              <div className="grid gap-5 sm:grid-cols-2">
+                <FormField label="Name" autoComplete="name" value={draft.name} onChange={set('name')} />
+                <FormField
+                  label="Email"
+                  type="email"
+                  autoComplete="email"
+                  value={draft.email}
+                  onChange={set('email')}
+                />
+              </div>
+              <FormField label="Subject" hint="(optional)" value={draft.subject} onChange={set('subject')} />
+              <div className="space-y-1.5">
+                <Label htmlFor={messageId}>Message</Label>
+                <Textarea
+                  id={messageId}
+                  rows={6}
+                  maxLength={MESSAGE_MAX_LENGTH}
+                  value={draft.message}
+                  onChange={set('message')}
+                />
+              </div>
+              {problem ? <Alert tone="error">{problem}</Alert> : null}
+              <Button type="submit" disabled={isSending} className="w-full sm:w-auto">
+                <MailIcon aria-hidden="true" />
+                {isSending ? 'Sending…' : 'Send Message'}
+              </Button>
+            </fieldset>
           </form>
         </section>
         <div className="space-y-8">

@@ -22,28 +22,20 @@ const bodies = import.meta.glob<Article>('../../content/help/**/*.md', { import:
 
 const fileOf = (path: string) => `../../content/help/${path.replace(/^\/help\//, '')}.md`;
 
-function titleFromPath(path: string): string {
-  const slug = path.split('/').at(-1) ?? '';
-  return slug
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
 export interface HelpEntry extends ArticleMeta {
   path: string;
-  isWritten: boolean;
 }
 
-/** Every help route of SPEC section 2 in its order, with its article's title when it is written. */
+/** Every help route of SPEC section 2 in its order, with its article's title and description. */
 export const HELP_ENTRIES: HelpEntry[] = HELP_ARTICLE_PATHS.map((path) => {
   const meta = metas[fileOf(path)];
-  return meta
-    ? { path, ...meta, isWritten: true }
-    : { path, title: titleFromPath(path), description: 'This guide is being written.', isWritten: false };
+  if (!meta) {
+    throw new Error(`The help article ${path} has no Markdown file at src/content/help${path.slice(5)}.md`);
+  }
+  return { path, ...meta };
 });
 
-export function loadArticle(path: string): Promise<Article> | null {
+export function loadArticle(path: string): Promise<Article> {
   const load = bodies[fileOf(path)];
-  return load ? load() : null;
+  return load ? load() : Promise.reject(new Error(`No help article at ${path}`));
 }

@@ -1,15 +1,14 @@
 import { ArrowRightIcon, BookOpenIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { pageHeadFor } from '../../seo/page-head.ts';
 import { HELP_ENTRIES } from './articles.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 
 /** The Help Center: a card for each of the 16 guides. */
 export function HelpCenterPage() {
-  useDocumentTitle('Help Center');
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:py-16">
-      <Breadcrumbs trail={[{ label: 'Home', to: '/' }, { label: 'Help Center' }]} />
+      <Breadcrumbs trail={pageHeadFor('/help')?.breadcrumbs ?? []} />
       <h1 className="mt-6 text-3xl font-semibold tracking-tight text-gray-900 sm:text-4xl">Help Center</h1>
       <p className="mt-3 max-w-2xl text-lg text-gray-600">
         Set up your proxies, target locations, and fix what goes wrong: guides with examples that run as

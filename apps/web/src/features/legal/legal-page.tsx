@@ -1,4 +1,3 @@
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import type { Article } from '../help/articles.ts';
 import { MarkdownDocument } from '../help/markdown-document.tsx';
 
@@ -17,10 +16,9 @@ const documents = {
 /** A legal document (privacy policy, terms of service) with an outline of its sections. */
 export function LegalPage({ document }: { document: keyof typeof documents }) {
   const { title, load } = documents[document];
-  useDocumentTitle(title);
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:py-10">
-      <MarkdownDocument title={title} load={load} outlineDepth={2} noun="page" />
+      <MarkdownDocument title={title} documentKey={document} load={load} outlineDepth={2} noun="page" />
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { CheckIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 // The figures and points of SPEC section 2 (Locations) and section 9.
 const STATS = [
@@ -60,7 +59,6 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** Proxies by Location: the pool's size, and where each kind of IP is. */
 export function LocationsPage() {
-  useDocumentTitle('Proxies by Location');
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:py-16">
       <h1 className="text-3xl font-semibold tracking-tight text-gray-900 sm:text-4xl">Proxies by Location</h1>

@@ -5,12 +5,19 @@ import {
   PRICE_PER_GB_CENTS,
   SCROLL_TO_TOP_THRESHOLD_PX,
 } from '@bytegate/contracts/constants';
-import { ArrowUpIcon, GlobeIcon, HeadphonesIcon, InfinityIcon, ShieldCheckIcon, ZapIcon } from 'lucide-react';
+import {
+  ArrowUpIcon,
+  CheckIcon,
+  GlobeIcon,
+  HeadphonesIcon,
+  InfinityIcon,
+  ShieldCheckIcon,
+  ZapIcon,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 const poolCopy: Record<PoolType, { name: string; blurb: string }> = {
   datacenter: { name: 'Datacenter', blurb: 'Fast, stable IPs in multiple regions for high-volume work.' },
@@ -40,8 +47,14 @@ const features = [
   { icon: ShieldCheckIcon, title: '99.9% uptime', text: 'HTTP, HTTPS and SOCKS5 gateways built for scale.' },
 ];
 
+const highlights = [
+  { value: '20M+', label: 'residential, mobile and datacenter IPs' },
+  { value: '195', label: 'countries' },
+  { value: '99.9%', label: 'uptime' },
+  { value: '24/7', label: 'support' },
+];
+
 export function LandingPage() {
-  useDocumentTitle('Pay-per-GB proxies');
   return (
     <>
       <section id="home" className="scroll-mt-16 bg-gradient-to-b from-brand-50 to-white">
@@ -62,6 +75,14 @@ export function LandingPage() {
               <Link to="/#pricing">See pricing</Link>
             </Button>
           </div>
+          <dl className="mx-auto mt-14 grid max-w-3xl grid-cols-2 gap-6 sm:grid-cols-4">
+            {highlights.map((highlight) => (
+              <div key={highlight.label} className="flex flex-col-reverse gap-1">
+                <dt className="text-sm text-gray-600">{highlight.label}</dt>
+                <dd className="text-2xl font-semibold tracking-tight text-gray-900">{highlight.value}</dd>
+              </div>
+            ))}
+          </dl>
         </div>
       </section>
 
@@ -111,13 +132,7 @@ export function LandingPage() {
               </div>
             ))}
           </div>
-          <p className="mt-8 text-sm text-gray-600">
-            Need premium residential, custom endpoints or volume pricing?{' '}
-            <Link to="/contact" className="font-medium text-brand-600 hover:text-brand-700">
-              Talk to us about Enterprise
-            </Link>
-            .
-          </p>
+          <PremiumResidential />
         </div>
       </section>
 
@@ -145,10 +160,52 @@ export function LandingPage() {
   );
 }
 
+const premiumPoints = [
+  'Response times under 50 ms',
+  '99.9% uptime',
+  'A dedicated account manager',
+  'Custom endpoints',
+  'All targeting included',
+  'Pricing on request',
+];
+
+/** The enterprise offer: premium residential, arranged through the contact page. */
+function PremiumResidential() {
+  return (
+    <section
+      aria-labelledby="premium-heading"
+      className="mt-10 grid gap-8 rounded-2xl border border-gray-200 bg-white p-6 sm:p-8 lg:grid-cols-[1fr_auto] lg:items-center"
+    >
+      <div>
+        <Badge tone="brand">Enterprise</Badge>
+        <h3 id="premium-heading" className="mt-3 text-xl font-semibold text-gray-900">
+          Premium Residential
+        </h3>
+        <p className="mt-2 max-w-2xl text-gray-600">
+          Our fastest residential pool for teams that run at scale, with custom endpoints and volume pricing.
+        </p>
+        <ul className="mt-5 grid gap-x-8 gap-y-2 text-sm text-gray-700 sm:grid-cols-2 lg:grid-cols-3">
+          {premiumPoints.map((point) => (
+            <li key={point} className="flex items-center gap-2">
+              <CheckIcon className="size-4 shrink-0 text-brand-600" aria-hidden="true" />
+              {point}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <Button asChild size="lg" className="justify-self-start">
+        <Link to="/contact">Contact Sales</Link>
+      </Button>
+    </section>
+  );
+}
+
 function ScrollToTop() {
   const [isVisible, setVisible] = useState(false);
   useEffect(() => {
     const onScroll = () => setVisible(window.scrollY > SCROLL_TO_TOP_THRESHOLD_PX);
+    // A page reloaded halfway down shows the button at once.
+    onScroll();
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);

@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export function NotFoundPage() {
-  useDocumentTitle('Page not found');
   const location = useLocation();
   useEffect(() => {
     console.error('404 Error: User attempted to access non-existent route:', location.pathname);
