@@ -60,7 +60,7 @@ describe('the public site', () => {
     await page.goto(server.url);
     const figures = page.locator('#home dl');
     for (const [value, label] of <Array<[string, string]>>[
-      ['20M+', 'residential, mobile and datacenter IPs'],
+      ['20M+', 'IPs worldwide'],
       ['195', 'countries'],
       ['99.9%', 'uptime'],
       ['24/7', 'support'],
@@ -217,5 +217,24 @@ describe('the public site', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#restricted-regions');
     await saveScreenshot(page, 'terms-1280');
     await page.close();
+  });
+
+  it('fits 1280 px and 375 px without sideways scrolling (screenshots for review)', async () => {
+    const shots = [
+      { path: '/', name: 'landing' },
+      { path: '/help/targeting', name: 'help-article' },
+      { path: '/locations', name: 'locations' },
+      { path: '/no/such/page', name: 'not-found' },
+    ];
+    for (const width of [1280, 375]) {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      for (const { path, name } of shots) {
+        await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+        await saveScreenshot(page, `${name}-${width}`);
+      }
+      await page.close();
+    }
   });
 });

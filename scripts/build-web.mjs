@@ -92,8 +92,8 @@ function precompressAssets() {
   }
 }
 
-export async function ensureWebBuilt({ quiet = false } = {}) {
-  if (isWebBuildFresh()) {
+export async function ensureWebBuilt({ quiet = false, force = false } = {}) {
+  if (!force && isWebBuildFresh()) {
     return;
   }
   if (!quiet) {
@@ -111,5 +111,5 @@ export async function ensureWebBuilt({ quiet = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await ensureWebBuilt();
+  await ensureWebBuilt({ force: process.argv.includes('--force') });
 }

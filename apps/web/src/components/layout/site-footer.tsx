@@ -1,4 +1,5 @@
 import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { Logo } from './logo.tsx';
 
@@ -30,11 +31,19 @@ const columns = [
   },
 ];
 
+const subscribeToNothing = () => () => {};
+
 export function SiteFooter() {
+  // A page prerendered in one year may be read in the next: it hydrates with the build's year, then shows today's.
+  const year = useSyncExternalStore(
+    subscribeToNothing,
+    () => new Date().getFullYear(),
+    () => __BUILD_YEAR__,
+  );
   return (
     <footer className="border-t border-gray-200 bg-gray-50">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-4">
-        <div className="space-y-3">
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 sm:px-6 md:grid-cols-4">
+        <div className="col-span-2 space-y-3 md:col-span-1">
           <Logo />
           <p className="text-sm text-gray-600">
             Pay-per-GB datacenter, residential and mobile proxies in 195 countries.
@@ -56,7 +65,7 @@ export function SiteFooter() {
         ))}
       </div>
       <p className="border-t border-gray-200 py-6 text-center text-xs text-gray-500">
-        © {new Date().getFullYear()} Bytegate. All rights reserved.
+        © {year} Bytegate. All rights reserved.
       </p>
     </footer>
   );

@@ -48,7 +48,7 @@ const features = [
 ];
 
 const highlights = [
-  { value: '20M+', label: 'residential, mobile and datacenter IPs' },
+  { value: '20M+', label: 'IPs worldwide' },
   { value: '195', label: 'countries' },
   { value: '99.9%', label: 'uptime' },
   { value: '24/7', label: 'support' },
@@ -77,7 +77,7 @@ export function LandingPage() {
           </div>
           <dl className="mx-auto mt-14 grid max-w-3xl grid-cols-2 gap-6 sm:grid-cols-4">
             {highlights.map((highlight) => (
-              <div key={highlight.label} className="flex flex-col-reverse gap-1">
+              <div key={highlight.label} className="flex flex-col-reverse justify-end gap-1">
                 <dt className="text-sm text-gray-600">{highlight.label}</dt>
                 <dd className="text-2xl font-semibold tracking-tight text-gray-900">{highlight.value}</dd>
               </div>
