@@ -112,6 +112,29 @@ describe('the Help Center', () => {
     await page.getByRole('heading', { name: 'Connection errors' }).waitFor();
   });
 
+  it('copies a code block with its Copy button, and a keyboard can scroll a wide one', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const reader = await context.newPage();
+    await reader.goto(`${server.url}/help/targeting`, { waitUntil: 'networkidle' });
+    const block = reader.locator('.code-block').first();
+    await block.getByRole('button', { name: 'Copy' }).click();
+    await block.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(
+      "curl -x 'http://LOGIN__cr.us;state.texas:PASSWORD@GATEWAY:823' https://api.ipify.org",
+    );
+    await block.getByRole('button', { name: 'Copy' }).waitFor();
+    // Wider than a phone: it scrolls, and takes focus so arrow keys scroll it.
+    const pre = block.locator('pre');
+    expect(await pre.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await pre.focus();
+    await reader.keyboard.press('ArrowRight');
+    await expect.poll(() => pre.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('reads well at 375 px', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto(`${server.url}/help/targeting`);

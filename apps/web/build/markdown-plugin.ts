@@ -41,6 +41,18 @@ export function readFrontMatter(source: string): { data: Record<string, string>;
   return { data, body: source.slice(match[0].length) };
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * A code block with a Copy button (the article page handles its clicks). The block scrolls sideways
+ * when it is wider than the screen, so it takes keyboard focus to be scrolled without a mouse.
+ */
+function codeBlock(text: string, lang: string | undefined): string {
+  const language = lang ? ` class="language-${escapeHtml(lang)}"` : '';
+  return `<div class="code-block"><pre tabindex="0"><code${language}>${escapeHtml(text)}</code></pre><button type="button" class="copy-code" data-copy-code>Copy</button></div>\n`;
+}
+
 export function renderMarkdown(source: string, file = 'markdown') {
   const { data, body } = readFrontMatter(source);
   if (!data.title || !data.description) {
@@ -62,6 +74,9 @@ export function renderMarkdown(source: string, file = 'markdown') {
           headings.push({ id, text: text.replace(/<[^>]+>/g, ''), level: depth });
         }
         return `<h${depth} id="${id}">${text}</h${depth}>\n`;
+      },
+      code({ text, lang }) {
+        return codeBlock(text, lang);
       },
     },
   });

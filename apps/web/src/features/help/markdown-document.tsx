@@ -1,4 +1,6 @@
-import { type ReactNode, Suspense, use, useEffect } from 'react';
+import { type MouseEvent, type ReactNode, Suspense, use, useEffect } from 'react';
+import { toast } from 'sonner';
+import { copyText } from '../../components/ui/copy-button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { useInternalLinks } from '../../lib/use-internal-links.ts';
 import type { Article } from './articles.ts';
@@ -57,6 +59,28 @@ export function MarkdownDocument(props: MarkdownDocumentProps) {
   );
 }
 
+/** A click on a code block's Copy button: the block's text to the clipboard, confirmed on the button. */
+function copyCodeBlock(event: MouseEvent<HTMLElement>): boolean {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>('[data-copy-code]');
+  const code = button?.parentElement?.querySelector('pre')?.textContent;
+  if (!button || code == null) {
+    return false;
+  }
+  copyText(code.replace(/\n$/, '')).then(
+    () => {
+      button.textContent = 'Copied';
+      button.dataset.copied = '';
+      setTimeout(() => {
+        button.textContent = 'Copy';
+        delete button.dataset.copied;
+      }, 1500);
+      toast.success('Copied the code');
+    },
+    () => toast.error('Could not copy the code; select it and copy by hand'),
+  );
+  return true;
+}
+
 function LoadedDocument({ title, lead, documentKey, load, outlineDepth, noun }: MarkdownDocumentProps) {
   const followInternalLink = useInternalLinks();
   const article = use(loadOnce(documentKey, load));
@@ -81,7 +105,7 @@ function LoadedDocument({ title, lead, documentKey, load, outlineDepth, noun }: 
       {/* biome-ignore lint/a11y/noStaticElementInteractions: delegates clicks of the links inside */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: links keep their own keyboard behaviour */}
       <div
-        onClick={followInternalLink}
+        onClick={(event) => copyCodeBlock(event) || followInternalLink(event)}
         className="prose prose-gray mt-8 max-w-none prose-headings:scroll-mt-24 prose-a:text-brand-600 prose-code:before:content-none prose-code:after:content-none prose-pre:overflow-x-auto"
         // Built from the repository's own Markdown at build time, never from user input.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: trusted, build-time HTML

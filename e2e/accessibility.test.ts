@@ -1,0 +1,101 @@
+// Every public page checked by axe-core (WCAG 2.1 A and AA, and axe's best practices: landmarks, heading
+// order, labels, contrast) at a desktop and a phone width, and kept within a 360 px screen.
+import { createRequire } from 'node:module';
+import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+const PAGES = [
+  '/',
+  '/locations',
+  '/contact',
+  '/privacy',
+  '/terms',
+  '/help',
+  ...HELP_ARTICLE_PATHS,
+  '/login',
+  '/signup',
+  '/no/such/page',
+];
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+async function violations(page: Page): Promise<Violation[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: Document, options: object) => Promise<AxeResults> };
+    };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
+  });
+}
+
+describe('accessibility of the public site', () => {
+  for (const width of [1280, 375]) {
+    it(`has no axe violations on any public page at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const found: Record<string, Violation[]> = {};
+      for (const path of PAGES) {
+        await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+        const pageViolations = await violations(page);
+        if (pageViolations.length > 0) {
+          found[path] = pageViolations;
+        }
+      }
+      expect(found).toEqual({});
+      await page.close();
+    });
+  }
+
+  it('fits every public page into a 360 px screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    for (const path of PAGES) {
+      await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await page.close();
+  });
+
+  it('offers a skip link first, which moves focus past the navigation', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server.url}/help/targeting`, { waitUntil: 'networkidle' });
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await skip.isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    // The next stop is inside the main content, not the header.
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+    await page.close();
+  });
+});
