@@ -82,7 +82,9 @@ describe('the prerendered public pages', () => {
       expect(meta(document, 'property', 'og:title'), path).toBe(fullTitle);
       expect(meta(document, 'property', 'og:description'), path).toBe(description);
       expect(meta(document, 'property', 'og:url'), path).toBe(canonical);
-      expect(meta(document, 'name', 'twitter:card'), path).toBe('summary');
+      expect(meta(document, 'name', 'twitter:card'), path).toBe('summary_large_image');
+      expect(meta(document, 'property', 'og:image'), path).toBe(`${PUBLIC_URL}/og-image.png`);
+      expect(meta(document, 'name', 'twitter:image'), path).toBe(`${PUBLIC_URL}/og-image.png`);
       expect(meta(document, 'name', 'twitter:title'), path).toBe(fullTitle);
       const h1s = document.querySelectorAll('h1');
       expect(
@@ -99,6 +101,11 @@ describe('the prerendered public pages', () => {
       expect(document.toString(), path).not.toContain('prerender.bytegate.invalid');
     }
     expect(descriptions.size, 'every page describes itself').toBe(pages.length);
+    // The preview image is served, at the size the tags declare.
+    const image = await fetch(`${server.url}/og-image.png`);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await image.arrayBuffer());
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
   });
 
   it('carry the whole article, and TechArticle and BreadcrumbList structured data, for each guide', async () => {

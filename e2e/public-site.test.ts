@@ -150,6 +150,19 @@ describe('the public site', () => {
     await context.close();
   });
 
+  it('links every public page from the footer', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server.url}/locations`);
+    const hrefs = await page
+      .getByRole('contentinfo')
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    for (const path of ['/', '/locations', '/help', '/contact', '/privacy', '/terms', '/login', '/signup']) {
+      expect(hrefs, path).toContain(path);
+    }
+    await page.close();
+  });
+
   it('opens the mobile menu with the keyboard at 375 px', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
     await page.goto(server.url);

@@ -7,6 +7,9 @@ export interface HeadTag {
   attrs: Record<string, string>;
 }
 
+/** The link preview image (public/og-image.png, drawn from build/og-image.html). */
+export const SOCIAL_IMAGE = { path: '/og-image.png', width: 1200, height: 630 } as const;
+
 /** Marks the tags a page owns, so moving to another page replaces exactly them. */
 export const PAGE_HEAD_ATTR = 'data-page-head';
 
@@ -34,10 +37,18 @@ export function headTags(head: PageHead, origin: string): HeadTag[] {
   if (canonical) {
     tags.push(meta('property', 'og:url', canonical));
   }
+  const image = `${origin}${SOCIAL_IMAGE.path}`;
+  const imageAlt = `${PRODUCT_NAME}: residential, mobile and datacenter proxies, billed by the gigabyte`;
   tags.push(
-    meta('name', 'twitter:card', 'summary'),
+    meta('property', 'og:image', image),
+    meta('property', 'og:image:width', String(SOCIAL_IMAGE.width)),
+    meta('property', 'og:image:height', String(SOCIAL_IMAGE.height)),
+    meta('property', 'og:image:alt', imageAlt),
+    meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', title),
     meta('name', 'twitter:description', head.description),
+    meta('name', 'twitter:image', image),
+    meta('name', 'twitter:image:alt', imageAlt),
   );
   return tags;
 }

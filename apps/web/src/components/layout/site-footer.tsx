@@ -7,9 +7,17 @@ const columns = [
   {
     title: 'Product',
     links: [
+      { label: 'Home', to: '/' },
       { label: 'Features', to: '/#features' },
       { label: 'Pricing', to: '/#pricing' },
       { label: 'Locations', to: '/locations' },
+    ],
+  },
+  {
+    title: 'Account',
+    links: [
+      { label: 'Log in', to: '/login' },
+      { label: 'Create account', to: '/signup' },
       { label: 'Dashboard', to: '/dashboard' },
     ],
   },
@@ -42,7 +50,7 @@ export function SiteFooter() {
   );
   return (
     <footer className="border-t border-gray-200 bg-gray-50">
-      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 sm:px-6 md:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-12 sm:px-6 md:grid-cols-5">
         <div className="col-span-2 space-y-3 md:col-span-1">
           <Logo />
           <p className="text-sm text-gray-600">
