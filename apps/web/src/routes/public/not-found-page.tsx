@@ -15,6 +15,17 @@ export function NotFoundPage() {
       <Button asChild className="mt-8">
         <Link to="/">Return to Home</Link>
       </Button>
+      <p className="mt-6 text-sm text-gray-600">
+        Looking for a guide? Try the{' '}
+        <Link to="/help" className="font-medium text-brand-600 hover:text-brand-700">
+          Help Center
+        </Link>{' '}
+        or{' '}
+        <Link to="/contact" className="font-medium text-brand-600 hover:text-brand-700">
+          contact us
+        </Link>
+        .
+      </p>
     </div>
   );
 }
