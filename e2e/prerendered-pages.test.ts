@@ -227,18 +227,28 @@ describe('the prerendered public pages', () => {
       await live.evaluate(() => {
         (window as unknown as { notReloaded: boolean }).notReloaded = true;
       });
-      const [link, heading] =
+      const [link, heading, next, title] =
         path === '/login'
-          ? ['Create an account', 'Create your account']
+          ? ['Create an account', 'Create your account', '/signup', 'Create Account']
           : path === '/signup'
-            ? ['Terms of Service', 'Terms of Service']
-            : ['Privacy Policy', 'Privacy Policy'];
+            ? ['Terms of Service', 'Terms of Service', '/terms', 'Terms of Service']
+            : ['Privacy Policy', 'Privacy Policy', '/privacy', 'Privacy Policy'];
       await live.getByRole('link', { name: link, exact: true }).first().click();
       await live.getByRole('heading', { level: 1, name: heading }).waitFor();
       expect(
         await live.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
         path,
       ).toBe(true);
+      // Moving inside the app carries the new page's head: one canonical link, the site's origin kept.
+      const head = await live.evaluate(() => ({
+        canonicals: Array.from(document.querySelectorAll('link[rel="canonical"]'), (link) =>
+          link.getAttribute('href'),
+        ),
+        descriptions: document.querySelectorAll('meta[name="description"]').length,
+      }));
+      expect(head.canonicals, path).toEqual([`${PUBLIC_URL}${next}`]);
+      expect(head.descriptions, path).toBe(1);
+      expect(await live.title(), path).toBe(`${title} | Bytegate`);
     }
     expect(problems).toEqual([]);
     await context.close();
