@@ -162,6 +162,12 @@ describe('the prerendered public pages', () => {
     expect(slash.status).toBe(301);
     expect(slash.headers.get('location')).toBe('/help?from=mail');
 
+    // HEAD (link checkers, uptime monitors) answers as GET does, without the body.
+    const head = await fetch(`${server.url}/help`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect((await fetch(`${server.url}/nope`, { method: 'HEAD' })).status).toBe(404);
+
     const first = await fetch(`${server.url}/locations`, { headers: { 'accept-encoding': 'gzip' } });
     expect(first.headers.get('content-encoding')).toBe('gzip');
     const etag = first.headers.get('etag');

@@ -121,7 +121,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    if (pathname === '/api' || pathname.startsWith('/api/') || !web || request.method !== 'GET') {
+    if (
+      pathname === '/api' ||
+      pathname.startsWith('/api/') ||
+      !web ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       return reply.status(404).send({ error: `No route ${request.method} ${pathname}`, code: 'NOT_FOUND' });
     }
     return web.sendPage(request, reply);

@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface WebApp {
-  /** Answers a GET of a path no route took: its page, with 404 for paths the app does not have. */
+  /** Answers a GET or HEAD of a path no route took: its page, with 404 for paths the app does not have. */
   sendPage(request: FastifyRequest, reply: FastifyReply): FastifyReply;
 }
 
