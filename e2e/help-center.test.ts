@@ -71,6 +71,10 @@ describe('the Help Center', () => {
         .toBe(true);
       expect(new URL(page.url()).hash).toBe(link.href);
       expect(await heading.textContent()).toBe(link.text);
+      // The outline marks the section being read.
+      await expect
+        .poll(() => outline.locator('[aria-current="location"]').allTextContents(), { message: link.text })
+        .toEqual([link.text]);
     }
     // The outline stays in view while the article scrolls.
     expect(await outline.isVisible()).toBe(true);
@@ -143,5 +147,16 @@ describe('the Help Center', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await saveScreenshot(page, 'help-article-375');
+    // No side column on a phone: the outline is a disclosure above the article, closed at first.
+    expect(await page.getByRole('navigation', { name: 'On this page' }).count()).toBe(0);
+    await page.locator('summary', { hasText: 'On this page' }).click();
+    const outline = page.getByRole('navigation', { name: 'On this page' });
+    await outline.getByRole('link', { name: 'Strict by design' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#strict-by-design');
+    await expect
+      .poll(() =>
+        page.locator('#strict-by-design').evaluate((element) => element.getBoundingClientRect().top),
+      )
+      .toBeLessThan(200);
   });
 });

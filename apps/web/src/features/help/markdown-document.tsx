@@ -4,6 +4,7 @@ import { copyText } from '../../components/ui/copy-button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { useInternalLinks } from '../../lib/use-internal-links.ts';
 import type { Article } from './articles.ts';
+import { InlineOutline, SideOutline } from './document-outline.tsx';
 
 interface MarkdownDocumentProps {
   title: string;
@@ -128,24 +129,10 @@ function DocumentLayout({ title, lead, outline = [], children }: DocumentLayoutP
       <article className="min-w-0">
         <h1 className="text-3xl font-semibold tracking-tight text-gray-900 sm:text-4xl">{title}</h1>
         {lead ? <p className="mt-3 text-lg text-gray-600">{lead}</p> : null}
+        {outline.length > 0 ? <InlineOutline headings={outline} /> : null}
         {children}
       </article>
-      {outline.length > 0 ? (
-        <nav aria-label="On this page" className="hidden lg:block">
-          <div className="sticky top-24">
-            <p className="text-sm font-semibold text-gray-900">On this page</p>
-            <ul className="mt-3 space-y-2 border-l border-gray-200 text-sm">
-              {outline.map((heading) => (
-                <li key={heading.id} className={heading.level === 3 ? 'pl-6' : 'pl-3'}>
-                  <a href={`#${heading.id}`} className="text-gray-600 hover:text-brand-700">
-                    {heading.text}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </nav>
-      ) : null}
+      {outline.length > 0 ? <SideOutline headings={outline} /> : null}
     </div>
   );
 }
