@@ -108,6 +108,43 @@ describe('the Help Center', () => {
     }
   });
 
+  it('searches the guides by title, section and text, keeps the query in the address, and says when nothing matches', async () => {
+    await page.goto(`${server.url}/help`);
+    const search = page.getByRole('searchbox', { name: 'Search the guides' });
+    const cards = page.getByRole('list', { name: 'Guides' }).getByRole('link');
+    await search.fill('sticky ports');
+    await expect.poll(() => cards.count()).toBeLessThan(16);
+    expect(await cards.filter({ hasText: 'Connection Types' }).count()).toBe(1);
+    // An error code is in the articles' text, which the search loads when it is first used.
+    await search.fill('NO_RAY');
+    await cards.filter({ hasText: 'Troubleshooting' }).waitFor();
+    await page.getByText(/guides? match/).waitFor();
+    await search.fill('zzzzqx');
+    await page.getByText('No guide matches “zzzzqx”.').waitFor();
+    expect(await cards.count()).toBe(0);
+    await page.getByRole('link', { name: 'ask our support team' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('zzzzqx');
+    // A shared address opens on its results.
+    await page.goto(`${server.url}/help?q=socks5`);
+    await expect.poll(() => cards.count()).toBeLessThan(16);
+    expect(await search.inputValue()).toBe('socks5');
+    expect(await cards.filter({ hasText: 'Protocols' }).count()).toBe(1);
+    await search.fill('');
+    await expect.poll(() => cards.count()).toBe(16);
+  });
+
+  it('leads from each guide to the previous and the next one', async () => {
+    await page.goto(`${server.url}/help/getting-started`);
+    const more = page.getByRole('navigation', { name: 'More guides' });
+    expect(await more.getByText('Previous').count()).toBe(0);
+    await more.getByRole('link', { name: /Next\s*Proxy Settings/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+    await more.getByRole('link', { name: /Previous\s*Getting Started/ }).waitFor();
+    await page.goto(`${server.url}/help/threads`);
+    await more.getByRole('link', { name: /Previous\s*Target Filters/ }).waitFor();
+    expect(await more.getByText('Next').count()).toBe(0);
+  });
+
   it('follows a link between guides inside the app', async () => {
     await page.goto(`${server.url}/help/getting-started`);
     await page.getByRole('heading', { level: 1, name: 'Getting Started' }).waitFor();

@@ -1,10 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
 import type { Plugin } from 'vite';
 
 // Help articles are Markdown files with front matter; this turns each into a module at build time, so
 // the browser gets HTML and an outline, never a Markdown parser. `file.md` exports
-// { title, description, html, headings }; `file.md?meta` only { title, description } (for indexes).
+// { title, description, html, headings }; `file.md?meta` only { title, description, sections } (for indexes).
+// `virtual:help-search` is every guide's text by route, one chunk the Help Center's search loads on demand.
+
+const HELP_SEARCH_ID = 'virtual:help-search';
+const helpDir = fileURLToPath(new URL('../src/content/help', import.meta.url));
 
 export interface Heading {
   id: string;
@@ -40,6 +46,14 @@ export function readFrontMatter(source: string): { data: Record<string, string>;
   }
   return { data, body: source.slice(match[0].length) };
 }
+
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -84,19 +98,53 @@ export function renderMarkdown(source: string, file = 'markdown') {
   return { title: data.title, description: data.description, html, headings };
 }
 
+/** The words of rendered HTML, tags dropped and entities decoded, for searching. */
+export function plainText(html: string): string {
+  return decodeEntities(html.replace(/<button[^>]*>.*?<\/button>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Every guide's plain text by its route ('/help/targeting'), from the Markdown under src/content/help. */
+export function helpSearchTexts(dir = helpDir): Record<string, string> {
+  const texts: Record<string, string> = {};
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.md'),
+  );
+  for (const file of files.sort()) {
+    const article = renderMarkdown(readFileSync(join(dir, file), 'utf8'), file);
+    texts[`/help/${file.replace(/\\/g, '/').replace(/\.md$/, '')}`] = plainText(article.html);
+  }
+  return texts;
+}
+
 export function markdownPlugin(): Plugin {
   return {
     name: 'bytegate-markdown',
     enforce: 'pre',
+    resolveId(id) {
+      return id === HELP_SEARCH_ID ? `\0${HELP_SEARCH_ID}` : null;
+    },
     load(id) {
+      if (id === `\0${HELP_SEARCH_ID}`) {
+        for (const file of readdirSync(helpDir, { recursive: true, encoding: 'utf8' })) {
+          this.addWatchFile(join(helpDir, file));
+        }
+        return `export default ${JSON.stringify(helpSearchTexts())};`;
+      }
       const [file = '', query = ''] = id.split('?');
       if (!file.endsWith('.md')) {
         return null;
       }
       const article = renderMarkdown(readFileSync(file, 'utf8'), file);
       this.addWatchFile(file);
+      // The index (?meta) carries section titles too, so the Help Center can search them without the bodies.
       const exported = query.includes('meta')
-        ? { title: article.title, description: article.description }
+        ? {
+            title: article.title,
+            description: article.description,
+            sections: article.headings.map((heading) => decodeEntities(heading.text)),
+          }
         : article;
       return `export default ${JSON.stringify(exported)};`;
     },

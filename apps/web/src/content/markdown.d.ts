@@ -7,3 +7,9 @@ declare module '*.md' {
   };
   export default article;
 }
+
+declare module 'virtual:help-search' {
+  /** Every guide's plain text by its route, for the Help Center's search (apps/web/build/markdown-plugin.ts). */
+  const texts: Record<string, string>;
+  export default texts;
+}

@@ -10,10 +10,15 @@ export interface Article extends ArticleMeta {
   headings: Array<{ id: string; text: string; level: 2 | 3 }>;
 }
 
+/** What the index of guides knows of each without loading it: its sections' titles besides its own. */
+interface ArticleIndexEntry extends ArticleMeta {
+  sections: string[];
+}
+
 // Articles live as Markdown under src/content/help, one file per route (help/targeting/target-filters.md is
 // /help/targeting/target-filters). Titles and descriptions are bundled for the index; each article's
 // body is its own chunk, loaded when it is opened.
-const metas = import.meta.glob<ArticleMeta>('../../content/help/**/*.md', {
+const metas = import.meta.glob<ArticleIndexEntry>('../../content/help/**/*.md', {
   query: '?meta',
   import: 'default',
   eager: true,
@@ -22,7 +27,7 @@ const bodies = import.meta.glob<Article>('../../content/help/**/*.md', { import:
 
 const fileOf = (path: string) => `../../content/help/${path.replace(/^\/help\//, '')}.md`;
 
-export interface HelpEntry extends ArticleMeta {
+export interface HelpEntry extends ArticleIndexEntry {
   path: string;
 }
 

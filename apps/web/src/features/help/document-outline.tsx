@@ -10,7 +10,7 @@ const READING_LINE_PX = 120;
 
 /**
  * The section being read: the last heading above the reading line; at the end of the page, the one a link
- * just jumped to (the page cannot scroll the last short sections up to the line). Null above the first.
+ * just jumped to, or the last (short last sections never reach the line). Null above the first.
  */
 export function useActiveHeading(headings: Headings): string | null {
   const [active, setActive] = useState<string | null>(null);
@@ -26,8 +26,9 @@ export function useActiveHeading(headings: Headings): string | null {
       const hash = decodeURIComponent(window.location.hash.slice(1));
       const root = document.documentElement;
       const isAtBottom = window.scrollY + window.innerHeight >= root.scrollHeight - 2;
-      if (isAtBottom && list.includes(hash)) {
-        setActive(hash);
+      if (isAtBottom) {
+        // The last sections cannot reach the line: the one a link jumped to, else the last.
+        setActive(list.includes(hash) ? hash : (list.at(-1) ?? null));
         return;
       }
       let current: string | null = null;

@@ -1,4 +1,5 @@
 import { pageHeadFor } from '../../seo/page-head.ts';
+import { ArticlePager } from './article-pager.tsx';
 import { type HelpEntry, loadArticle } from './articles.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 import { MarkdownDocument } from './markdown-document.tsx';
@@ -15,6 +16,7 @@ export function HelpArticlePage({ entry }: { entry: HelpEntry }) {
         load={() => loadArticle(entry.path)}
         outlineDepth={3}
         noun="guide"
+        after={<ArticlePager entry={entry} />}
       />
     </div>
   );

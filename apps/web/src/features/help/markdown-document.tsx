@@ -18,6 +18,8 @@ interface MarkdownDocumentProps {
   outlineDepth: 2 | 3;
   /** How the page names itself in its loading and error states: 'guide'. */
   noun: string;
+  /** What follows the document in its column (links to the next guides). */
+  after?: ReactNode;
 }
 
 // One load per document: the prerenderer waits for it, and hydration picks up the same body the HTML has.
@@ -82,7 +84,15 @@ function copyCodeBlock(event: MouseEvent<HTMLElement>): boolean {
   return true;
 }
 
-function LoadedDocument({ title, lead, documentKey, load, outlineDepth, noun }: MarkdownDocumentProps) {
+function LoadedDocument({
+  title,
+  lead,
+  documentKey,
+  load,
+  outlineDepth,
+  noun,
+  after,
+}: MarkdownDocumentProps) {
   const followInternalLink = useInternalLinks();
   const article = use(loadOnce(documentKey, load));
   // A link to a section (#targeting) scrolls there once the document is in the page.
@@ -102,7 +112,7 @@ function LoadedDocument({ title, lead, documentKey, load, outlineDepth, noun }: 
   }
   const outline = article.headings.filter((heading) => heading.level <= outlineDepth);
   return (
-    <DocumentLayout title={title} lead={lead ?? article.description} outline={outline}>
+    <DocumentLayout title={title} lead={lead ?? article.description} outline={outline} after={after}>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: delegates clicks of the links inside */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: links keep their own keyboard behaviour */}
       <div
@@ -121,9 +131,10 @@ interface DocumentLayoutProps {
   lead?: string;
   outline?: Article['headings'];
   children: ReactNode;
+  after?: ReactNode;
 }
 
-function DocumentLayout({ title, lead, outline = [], children }: DocumentLayoutProps) {
+function DocumentLayout({ title, lead, outline = [], children, after }: DocumentLayoutProps) {
   return (
     <div className="mt-6 lg:grid lg:grid-cols-[minmax(0,1fr)_14rem] lg:gap-12">
       <article className="min-w-0">
@@ -131,6 +142,7 @@ function DocumentLayout({ title, lead, outline = [], children }: DocumentLayoutP
         {lead ? <p className="mt-3 text-lg text-gray-600">{lead}</p> : null}
         {outline.length > 0 ? <InlineOutline headings={outline} /> : null}
         {children}
+        {after}
       </article>
       {outline.length > 0 ? <SideOutline headings={outline} /> : null}
     </div>
