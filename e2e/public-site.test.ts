@@ -132,6 +132,37 @@ describe('the public site', () => {
     await page.close();
   });
 
+  it('leaves the page where the visitor scrolled it while the app was loading, and where a reload left it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Scripts held back: the visitor reads and scrolls the prerendered page before the app runs it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // (DOMContentLoaded waits for module scripts, so the page is taken as soon as its HTML is in.)
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.locator('footer').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 900));
+    expect(await page.evaluate(() => window.scrollY)).toBe(900);
+    release();
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'Scroll to top' }).waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(900);
+    await page.unroute('**/assets/*.js');
+    await page.reload({ waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Scroll to top' }).waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(900);
+    // Moving to another page still starts it at the top.
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Locations' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Proxies by Location' }).waitFor();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.close();
+  });
+
   it('shows Dashboard instead of Login and Get Started once signed in', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
