@@ -75,12 +75,24 @@ describe('accessibility of the public site', () => {
     });
   }
 
-  it('fits every public page into a 360 px screen', async () => {
+  it('fits every public page into a 360 px screen, cutting no text short', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
     for (const path of PAGES) {
       await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
+      // A country shown as 'United King…' is no country at all: nothing in the content may be clipped.
+      const clipped = await page.evaluate(() =>
+        [...document.querySelectorAll('main *')]
+          .filter((element) => {
+            const { overflowX } = getComputedStyle(element);
+            const hides = overflowX === 'hidden' || overflowX === 'clip';
+            // Screen-reader-only text is 1 px wide on purpose.
+            return hides && element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1;
+          })
+          .map((element) => element.textContent?.trim()),
+      );
+      expect(clipped, path).toEqual([]);
     }
     await page.close();
   });

@@ -93,7 +93,7 @@ export function LocationsPage() {
                     <span className="rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs text-gray-600">
                       {code}
                     </span>
-                    <span className="truncate">{regionNames.of(code) ?? code}</span>
+                    <span className="min-w-0 leading-snug">{regionNames.of(code) ?? code}</span>
                   </li>
                 ))}
               </ul>
