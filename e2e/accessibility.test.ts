@@ -83,7 +83,7 @@ describe('accessibility of the public site', () => {
       expect(overflow, path).toBeLessThanOrEqual(0);
       // A country shown as 'United King…' is no country at all: nothing in the content may be clipped.
       const clipped = await page.evaluate(() =>
-        [...document.querySelectorAll('main *')]
+        Array.from(document.querySelectorAll('main *'))
           .filter((element) => {
             const { overflowX } = getComputedStyle(element);
             const hides = overflowX === 'hidden' || overflowX === 'clip';
