@@ -235,4 +235,26 @@ describe('Proxy Setup in the browser', () => {
     expect(overflow, wide.join('\n')).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('shows the next account to sign in on this tab nothing of the last one: no plan, no balance', async () => {
+    const next = newAccount();
+    const signup = await fetch(`${server.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(next),
+    });
+    expect(signup.status).toBe(201);
+    // Log out and in without reloading the page: whatever the app kept in memory stays there.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByLabel('Email', { exact: true }).fill(next.email);
+    await page.getByLabel('Password', { exact: true }).fill(next.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+
+    await openSection(page, 'Proxy Setup');
+    await page.getByRole('heading', { name: 'No Active Proxy Plans' }).waitFor();
+    await openSection(page, 'Plans & Pricing');
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('$0.00');
+  });
 });

@@ -1,5 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { PublicLayout } from './components/layout/public-layout.tsx';
@@ -17,24 +16,35 @@ import { LandingPage } from './routes/public/landing-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
 import { usePageHead } from './seo/use-page-head.ts';
 
-// The dashboard is split away from the public pages, so the landing page loads little JavaScript.
-const DashboardPage = lazy(() =>
-  import('./routes/dashboard/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })),
-);
+/**
+ * A page of the signed-in part (login, sign-up, dashboard), loaded on first visit together with the
+ * server-state cache it reads through: the public pages carry neither.
+ */
+function withServerState(load: () => Promise<ComponentType>) {
+  return lazy(async () => {
+    const [{ QueryProvider }, Page] = await Promise.all([import('./api/query-client.tsx'), load()]);
+    return {
+      default: () => (
+        <QueryProvider>
+          <Page />
+        </QueryProvider>
+      ),
+    };
+  });
+}
 
-const LoginPage = lazy(() =>
-  import('./features/auth/login-page.tsx').then((module) => ({ default: module.LoginPage })),
+const DashboardPage = withServerState(() =>
+  import('./routes/dashboard/dashboard-page.tsx').then((module) => module.DashboardPage),
+);
+const LoginPage = withServerState(() =>
+  import('./features/auth/login-page.tsx').then((module) => module.LoginPage),
+);
+const SignupPage = withServerState(() =>
+  import('./features/auth/signup-page.tsx').then((module) => module.SignupPage),
 );
 const ContactPage = lazy(() =>
   import('./features/contact/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
 );
-const SignupPage = lazy(() =>
-  import('./features/auth/signup-page.tsx').then((module) => ({ default: module.SignupPage })),
-);
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-});
 
 function Root() {
   usePageHead();
@@ -113,9 +123,9 @@ export const routes: RouteObject[] = [
 /** What every page runs inside, around the router (the browser's or the prerenderer's). */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       {children}
       <Toaster />
-    </QueryClientProvider>
+    </>
   );
 }

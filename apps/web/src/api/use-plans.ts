@@ -2,8 +2,8 @@ import type { Plan, PurchasePlanRequest, PurchasePlanResponse } from '@bytegate/
 import { PLANS_CACHE_MS } from '@bytegate/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api-client.ts';
+import { refreshMe } from './auth-session.ts';
 import { queryKeys } from './query-keys.ts';
-import { refreshMe } from './use-auth.ts';
 
 /** The user's plans, cached for 60 s (SPEC section 9). */
 export function usePlans() {

@@ -1,6 +1,6 @@
 import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
 import { useEffect } from 'react';
-import { refreshMe } from '../../api/use-auth.ts';
+import { refreshMe } from '../../api/auth-session.ts';
 import { SESSION_KEYS } from '../../lib/session.ts';
 import { sessionStore, useSession } from './session-store.ts';
 

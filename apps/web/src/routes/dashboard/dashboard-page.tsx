@@ -2,7 +2,7 @@ import { PanelLeftIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { logout } from '../../api/use-auth.ts';
+import { logout } from '../../api/auth-session.ts';
 import { Logo } from '../../components/layout/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useSession } from '../../features/auth/session-store.ts';

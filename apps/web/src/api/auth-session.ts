@@ -1,0 +1,21 @@
+import type { MeResponse } from '@bytegate/contracts/auth';
+import { sessionStore } from '../features/auth/session-store.ts';
+import { apiRequest } from './api-client.ts';
+
+// Session calls that every page may make (the public pages too), kept apart from the query hooks.
+
+/** Signs out locally whatever the server answers, after asking it to revoke the token. */
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest('POST', '/auth/logout', { auth: true });
+  } catch {
+    // The token may already be gone; the local session ends either way.
+  }
+  sessionStore.signOut();
+}
+
+/** Refreshes the stored copy of the user (name, balance) from the server. */
+export async function refreshMe(): Promise<void> {
+  const { user } = await apiRequest<MeResponse>('GET', '/auth/me');
+  sessionStore.updateUser(user);
+}

@@ -1,0 +1,23 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { sessionStore } from '../features/auth/session-store.ts';
+
+/** Server state for the signed-in pages (login, sign-up, dashboard); the public pages load none of it. */
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+// What the server said belongs to one account: when the account changes (a sign-out, a sign-in, another
+// tab's), nothing cached for the last one may be shown to the next, such as its proxy credentials.
+let cachedFor = sessionStore.get()?.token;
+sessionStore.subscribe(() => {
+  const token = sessionStore.get()?.token;
+  if (token !== cachedFor) {
+    cachedFor = token;
+    queryClient.removeQueries();
+  }
+});
+
+export function QueryProvider({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
