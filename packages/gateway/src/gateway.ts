@@ -6,6 +6,7 @@ import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore } from './store.ts';
+import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
 import { ThreadLimits } from './tunnel/thread-limits.ts';
 import { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -38,6 +39,8 @@ export interface GatewaySettings {
   blockedHosts?: DomainSet;
   /** Sticky window in minutes when the username has no sessttl (default 30, SPEC section 9). */
   defaultSessionTtlMinutes?: number;
+  /** How long an exit may take to reach a target before it counts as failed (default 10 s). */
+  exitConnectTimeoutMs?: number;
   /** The clock sticky windows are measured on (tests move it instead of waiting minutes). */
   now?: () => number;
 }
@@ -93,6 +96,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     },
     sessions: new StickySessions(settings.now),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
+    exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
     targetPool: new TargetPool(),
     stickyPortOf: (socket) => {
       const port = socket.localPort;

@@ -16,6 +16,7 @@ import {
   startSilentProxy,
   startSocks5Proxy,
 } from './testing/fake-upstream-proxies.ts';
+import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
 import { connectViaUpstream, parseUpstreamUrl } from './tunnel/upstream.ts';
 
 const run = promisify(execFile);
@@ -220,7 +221,12 @@ describe('upstream exits', () => {
   it('keep the target bytes that arrive in the same packet as the CONNECT answer', async () => {
     const proxy = parseUpstreamUrl(proxyUrl('http', fakes.coalescing.port));
     expect(proxy).not.toBeNull();
-    const socket = await connectViaUpstream(proxy as NonNullable<typeof proxy>, '127.0.0.1', bannerPort);
+    const socket = await connectViaUpstream(
+      proxy as NonNullable<typeof proxy>,
+      '127.0.0.1',
+      bannerPort,
+      EXIT_CONNECT_TIMEOUT_MS,
+    );
     const chunks: Buffer[] = [];
     for await (const chunk of socket) {
       chunks.push(chunk as Buffer);

@@ -13,7 +13,7 @@ import type { TargetConnection } from '../http1/target-pool.ts';
 import type { Unblocks } from '../policy/target-policy.ts';
 import { chooseExit, pickExit, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { Exit } from '../store.ts';
-import { type ExitChoice, resolveTarget } from '../tunnel/connect-exit.ts';
+import { type ExitChoice, limitConnectTime, resolveTarget } from '../tunnel/connect-exit.ts';
 import { connectViaUpstream } from '../tunnel/upstream.ts';
 import { exitChoice, type HttpProxyDeps, refuse } from './http-proxy.ts';
 
@@ -132,10 +132,11 @@ class ForwardFlow implements ExchangeEvents {
     } else if (exit.kind === 'direct') {
       const socket = connect({ host: this.address, port: this.port, localAddress: exit.localAddress });
       socket.setNoDelay(true);
+      limitConnectTime(socket, deps.exitConnectTimeoutMs);
       this.connection = deps.targetPool.adopt(socket, key, exchange);
       exchange.start(this.connection, bytes);
     } else {
-      connectViaUpstream(exit.upstream, this.address, this.port).then(
+      connectViaUpstream(exit.upstream, this.address, this.port, deps.exitConnectTimeoutMs).then(
         (socket) => {
           if (this.from.socket.destroyed) {
             socket.destroy();

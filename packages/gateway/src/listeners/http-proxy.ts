@@ -21,6 +21,8 @@ export interface HttpProxyDeps {
   defaultSessionTtlMinutes: number;
   threads: ThreadLimits;
   meter: UsageMeter;
+  /** How long an exit may take to reach a target; the OS alone would wait about two minutes. */
+  exitConnectTimeoutMs: number;
   policy: TargetPolicy;
   /** The sticky port a client connected to, if it did: the port is then its session. */
   stickyPortOf: (socket: Socket) => number | undefined;
@@ -98,6 +100,7 @@ async function handleConnect(deps: HttpProxyDeps, client: Socket, request: Reque
       address,
       target.port,
       exitChoice(deps, admitted, stickyPort),
+      deps.exitConnectTimeoutMs,
     );
     if (client.destroyed) {
       // The client left while the exit was connecting: nothing would close this tunnel.

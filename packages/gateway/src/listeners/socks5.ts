@@ -221,6 +221,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       address,
       port,
       exitChoice(deps, admitted, stickyPort),
+      deps.exitConnectTimeoutMs,
     );
     if (client.destroyed) {
       // The client left (or timed out) while the exit was connecting: nothing would close this tunnel.

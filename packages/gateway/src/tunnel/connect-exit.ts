@@ -39,13 +39,30 @@ export async function resolveTarget(
   return address;
 }
 
-function openFrom(exit: Exit, address: string, port: number): Promise<Socket> {
+/** The default of the gateway's exitConnectTimeoutMs. */
+export const EXIT_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Fails a TCP connection that has not opened within `timeoutMs`: a target that drops SYNs would
+ * otherwise hold the client for the OS's two minutes before it hears anything.
+ */
+export function limitConnectTime(socket: Socket, timeoutMs: number): void {
+  const timer = setTimeout(
+    () => socket.destroy(new Error(`no connection within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  socket.once('connect', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
+}
+
+function openFrom(exit: Exit, address: string, port: number, timeoutMs: number): Promise<Socket> {
   if (exit.kind === 'upstream') {
-    return connectViaUpstream(exit.upstream, address, port);
+    return connectViaUpstream(exit.upstream, address, port, timeoutMs);
   }
   return new Promise((resolve, reject) => {
     const socket = connectTarget({ host: address, port, localAddress: exit.localAddress });
     socket.setNoDelay(true);
+    limitConnectTime(socket, timeoutMs);
     const onError = (error: Error) => {
       socket.destroy();
       reject(error);
@@ -71,10 +88,11 @@ export async function connectThroughExit(
   address: string,
   port: number,
   choice: ExitChoice,
+  timeoutMs: number,
 ): Promise<{ exit: Exit; socket: Socket }> {
   const first = chooseExit(exits, targeting, choice);
   try {
-    return { exit: first, socket: await openFrom(first, address, port) };
+    return { exit: first, socket: await openFrom(first, address, port, timeoutMs) };
   } catch {
     const second = pickExit(exits, targeting, first.id);
     const key = sessionKey(choice, targeting);
@@ -82,7 +100,7 @@ export async function connectThroughExit(
       choice.sessions.bind(key, second, sessionTtlMs(choice, targeting));
     }
     try {
-      return { exit: second, socket: await openFrom(second, address, port) };
+      return { exit: second, socket: await openFrom(second, address, port, timeoutMs) };
     } catch {
       throw new GatewayError('NO_HOST_CONNECTION', `Cannot connect to port ${port} of the target`);
     }

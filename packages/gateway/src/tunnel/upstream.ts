@@ -1,8 +1,6 @@
 import { type Socket, connect as tcpConnect } from 'node:net';
 import { SocksClient } from 'socks';
 
-/** How long an upstream proxy may take to open a tunnel before the exit counts as failed. */
-const UPSTREAM_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_HEAD = 16 * 1024;
 
 export interface UpstreamProxy {
@@ -49,7 +47,12 @@ export function parseUpstreamUrl(text: string): UpstreamProxy | null {
 }
 
 /** CONNECT through an HTTP proxy: any 2xx opens the tunnel; bytes after the response head are kept. */
-function connectViaHttp(proxy: UpstreamProxy, address: string, port: number): Promise<Socket> {
+function connectViaHttp(
+  proxy: UpstreamProxy,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: proxy.host, port: proxy.port });
     socket.setNoDelay(true);
@@ -68,7 +71,7 @@ function connectViaHttp(proxy: UpstreamProxy, address: string, port: number): Pr
     };
     const onClose = () => fail(new Error('upstream proxy closed the connection before answering'));
     // A hard bound on the whole handshake: a proxy that trickles bytes must not hold the exit open.
-    const timer = setTimeout(() => fail(new Error('upstream proxy timed out')), UPSTREAM_TIMEOUT_MS);
+    const timer = setTimeout(() => fail(new Error('upstream proxy timed out')), timeoutMs);
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
@@ -105,7 +108,12 @@ function connectViaHttp(proxy: UpstreamProxy, address: string, port: number): Pr
   });
 }
 
-async function connectViaSocks5(proxy: UpstreamProxy, address: string, port: number): Promise<Socket> {
+async function connectViaSocks5(
+  proxy: UpstreamProxy,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Socket> {
   const { socket } = await SocksClient.createConnection({
     proxy: {
       host: proxy.host,
@@ -115,15 +123,20 @@ async function connectViaSocks5(proxy: UpstreamProxy, address: string, port: num
     },
     command: 'connect',
     destination: { host: address, port },
-    timeout: UPSTREAM_TIMEOUT_MS,
+    timeout: timeoutMs,
   });
   socket.setNoDelay(true);
   return socket;
 }
 
-/** A tunnel to address:port through an upstream proxy. */
-export function connectViaUpstream(proxy: UpstreamProxy, address: string, port: number): Promise<Socket> {
+/** A tunnel to address:port through an upstream proxy, opened within `timeoutMs` or failed. */
+export function connectViaUpstream(
+  proxy: UpstreamProxy,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Socket> {
   return proxy.protocol === 'http'
-    ? connectViaHttp(proxy, address, port)
-    : connectViaSocks5(proxy, address, port);
+    ? connectViaHttp(proxy, address, port, timeoutMs)
+    : connectViaSocks5(proxy, address, port, timeoutMs);
 }
