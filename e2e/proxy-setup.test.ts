@@ -78,6 +78,8 @@ const usageText = () =>
 
 describe('Proxy Setup in the browser', () => {
   it("shows 'No Active Proxy Plans' before any purchase, with a way to the plans", async () => {
+    // Before any request the overview claims no success rate.
+    await page.getByRole('region', { name: 'Overview' }).getByText('No requests yet').waitFor();
     await openSection(page, 'Proxy Setup');
     await page.getByRole('heading', { name: 'No Active Proxy Plans' }).waitFor();
     await page.getByRole('button', { name: 'View Plans' }).click();
@@ -149,6 +151,7 @@ describe('Proxy Setup in the browser', () => {
     const overview = page.getByRole('region', { name: 'Overview' });
     await expect.poll(() => overview.getByText('4.97', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => overview.getByText('2', { exact: true }).count()).toBe(1);
+    await overview.getByText(/^\d{1,3}\.\d% errors$/).waitFor();
     // Today's bar of the 30-day chart carries the 32 MiB.
     await page.getByTestId('traffic-chart').locator('.recharts-bar-rectangle').first().waitFor();
     await page.getByText(/^3\d\.\d\d MB carried; MB per UTC day$/).waitFor();

@@ -53,12 +53,15 @@ export function OverviewSection({ onNavigate }: { onNavigate: (id: SectionId) =>
       icon: GaugeIcon,
       note: 'Across all plans',
     },
-    {
-      label: 'Success Rate',
-      value: `${(100 - (stats?.errorRate ?? 0)).toFixed(1)}%`,
-      icon: CheckCircle2Icon,
-      note: `${(stats?.errorRate ?? 0).toFixed(1)}% errors`,
-    },
+    // No requests is no rate at all: 100% before the first request would be a claim nothing backs.
+    stats?.totalRequests
+      ? {
+          label: 'Success Rate',
+          value: `${(100 - stats.errorRate).toFixed(1)}%`,
+          icon: CheckCircle2Icon,
+          note: `${stats.errorRate.toFixed(1)}% errors`,
+        }
+      : { label: 'Success Rate', value: '—', icon: CheckCircle2Icon, note: 'No requests yet' },
     {
       label: 'Requests (30d)',
       value: numberFormat.format(stats?.totalRequests ?? 0),
