@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './support/browser.ts';
 import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
@@ -24,11 +24,25 @@ afterAll(async () => {
 });
 
 const save = () => page.getByRole('button', { name: 'Save Settings' }).click();
-const formAlert = () => page.getByRole('form', { name: 'Proxy settings' }).getByRole('alert');
 const countriesText = () =>
   page.getByRole('group', { name: 'Countries', exact: true }).getByLabel('Or type them, comma-separated');
 const option = (group: string, name: string) =>
   page.getByRole('group', { name: group, exact: true }).getByRole('checkbox', { name });
+
+/** A refusal shows beside the setting it is about: the field is invalid, described by it, and focused. */
+async function expectRefusedAt(field: Locator, message: string): Promise<void> {
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+  const description = await field.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  expect(description).toContain(message);
+  expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+  // Only the refused setting is marked.
+  expect(await page.locator('form [aria-invalid="true"]').count()).toBe(1);
+}
 
 describe('Proxy Settings in the browser', () => {
   it('sends a signed-out visitor to the login page', async () => {
@@ -59,24 +73,32 @@ describe('Proxy Settings in the browser', () => {
 
     // Nothing chosen.
     await save();
-    await formAlert().getByText('Please select at least one country or set excluded countries.').waitFor();
+    await expectRefusedAt(countriesText(), 'Please select at least one country or set excluded countries.');
     // Cities without countries.
     await page.getByLabel('Cities').fill('frankfurt');
     await save();
-    await formAlert()
-      .getByText('Countries must be specified when setting cities, states, zipcodes, or ASNs.')
-      .waitFor();
+    await expectRefusedAt(
+      countriesText(),
+      'Countries must be specified when setting cities, states, zipcodes, or ASNs.',
+    );
     await page.getByLabel('Cities').fill('');
     // A rotation interval out of range.
     await option('Countries', 'Germany').check();
     await page.getByLabel('Rotation interval').fill('500');
     await save();
-    await formAlert().getByText('Rotation interval must be between 1 and 120 minutes.').waitFor();
+    await expectRefusedAt(
+      page.getByLabel('Rotation interval'),
+      'Rotation interval must be between 1 and 120 minutes.',
+    );
     // A country the pool has no IPs in, typed by hand: the server refuses it by name.
     await page.getByLabel('Rotation interval').fill('15');
     await countriesText().fill('DE, JP');
     await save();
-    await formAlert().getByText('No datacenter exits in JP: choose countries from the list').waitFor();
+    await expectRefusedAt(countriesText(), 'No datacenter exits in JP: choose countries from the list');
+    await saveScreenshot(page, 'proxy-settings-refused-1280');
+    // Changing the setting clears the refusal.
+    await countriesText().fill('DE, NL');
+    expect(await page.locator('form [aria-invalid="true"]').count()).toBe(0);
     await countriesText().fill('DE');
   });
 

@@ -12,6 +12,10 @@ const refused = (input: Parameters<typeof checkProxySettings>[0]) => {
   const result = checkProxySettings(input);
   return result.ok ? null : result.message;
 };
+const refusedField = (input: Parameters<typeof checkProxySettings>[0]) => {
+  const result = checkProxySettings(input);
+  return result.ok ? null : result.field;
+};
 const saved = (input: Parameters<typeof checkProxySettings>[0]) => {
   const result = checkProxySettings(input);
   if (!result.ok) {
@@ -21,6 +25,18 @@ const saved = (input: Parameters<typeof checkProxySettings>[0]) => {
 };
 
 describe('proxy settings rules (SPEC section 5)', () => {
+  it('names the setting each refusal is about, for the form to show it there', () => {
+    expect(refusedField({})).toBe('countries');
+    expect(refusedField({ countries: 'DE', exclude_countries: 'FR' })).toBe('countries');
+    expect(refusedField({ cities: 'berlin' })).toBe('countries');
+    expect(refusedField({ countries: 'DE', rotation_interval: 0 })).toBe('rotation_interval');
+    expect(refusedField({ countries: 'Germany' })).toBe('countries');
+    expect(refusedField({ exclude_countries: 'Russia' })).toBe('exclude_countries');
+    expect(refusedField({ countries: 'DE', asns: 'Hetzner' })).toBe('asns');
+    expect(refusedField({ countries: 'DE', exclude_asn: 'x' })).toBe('exclude_asn');
+    expect(refusedField({ countries: 'DE', zipcodes: '!!' })).toBe('zipcodes');
+  });
+
   it('needs at least one country or one excluded country', () => {
     expect(refused({})).toBe('Please select at least one country or set excluded countries.');
     expect(refused({ countries: ' , ' })).toBe(messages.noCountries);

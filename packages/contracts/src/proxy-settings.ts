@@ -97,7 +97,12 @@ export interface ProxySettingsInput {
   rotation_interval?: unknown;
 }
 
-export type SettingsCheck = { ok: true; settings: ProxySettings } | { ok: false; message: string };
+/** A setting a refusal is about, so a form can show the message beside it. */
+export type ProxySettingsField = keyof ProxySettings;
+
+export type SettingsCheck =
+  | { ok: true; settings: ProxySettings }
+  | { ok: false; message: string; field: ProxySettingsField };
 
 function readCodes(value: unknown, field: string): string[] | string {
   const codes = splitList(value).map((code) => code.toUpperCase());
@@ -155,9 +160,18 @@ export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
   const zipcodes = readZipcodes(input.zipcodes, 'zipcodes');
   const asns = readAsns(input.asns, 'asns');
   const excludeAsn = readAsns(input.exclude_asn, 'exclude_asn');
-  for (const list of [countries, excludeCountries, states, cities, zipcodes, asns, excludeAsn]) {
+  const read = {
+    countries,
+    exclude_countries: excludeCountries,
+    states,
+    cities,
+    zipcodes,
+    asns,
+    exclude_asn: excludeAsn,
+  };
+  for (const [field, list] of Object.entries(read)) {
     if (typeof list === 'string') {
-      return { ok: false, message: list };
+      return { ok: false, message: list, field: field as ProxySettingsField };
     }
   }
   const lists = { countries, excludeCountries, states, cities, zipcodes, asns, excludeAsn } as {
@@ -172,17 +186,18 @@ export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
   const hasLocation =
     lists.states.length + lists.cities.length + lists.zipcodes.length + lists.asns.length > 0;
   if (lists.countries.length > 0 && lists.excludeCountries.length > 0) {
-    return { ok: false, message: proxySettingsMessages.bothCountryLists };
+    return { ok: false, message: proxySettingsMessages.bothCountryLists, field: 'countries' };
   }
   if (lists.countries.length === 0 && lists.excludeCountries.length === 0) {
     return {
       ok: false,
       message: hasLocation ? proxySettingsMessages.needsCountries : proxySettingsMessages.noCountries,
+      field: 'countries',
     };
   }
   const rotation = readRotationInterval(input.rotation_interval);
   if (!Number.isInteger(rotation) || rotation < MIN_ROTATION_MINUTES || rotation > MAX_ROTATION_MINUTES) {
-    return { ok: false, message: proxySettingsMessages.rotation };
+    return { ok: false, message: proxySettingsMessages.rotation, field: 'rotation_interval' };
   }
   const onlyExcluded = lists.countries.length === 0;
   return {

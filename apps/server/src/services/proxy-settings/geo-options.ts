@@ -1,4 +1,4 @@
-import type { GeoOption, ProxySettings } from '@bytegate/contracts/proxy-settings';
+import type { GeoOption, ProxySettings, ProxySettingsField } from '@bytegate/contracts/proxy-settings';
 import { splitList } from '@bytegate/contracts/proxy-settings';
 import type { Executor } from '@bytegate/db';
 import {
@@ -102,29 +102,32 @@ export async function findUnknownTargeting(
   poolType: GeoFilter['poolType'],
   settings: ProxySettings,
   poolName: string,
-): Promise<string | null> {
+): Promise<{ field: ProxySettingsField; message: string } | null> {
   if (settings.countries.length > 0) {
     const offered = new Set(await listCountriesWithExits(db, { poolType }));
     const missing = settings.countries.filter((code) => !offered.has(code));
     if (missing.length > 0) {
-      return `No ${poolName} exits in ${missing.join(', ')}: choose countries from the list`;
+      return {
+        field: 'countries',
+        message: `No ${poolName} exits in ${missing.join(', ')}: choose countries from the list`,
+      };
     }
   }
   const within = { poolType, countries: settings.countries };
-  const checks: Array<[string, string[], () => Promise<GeoOption[]>]> = [
-    ['states', settings.states, () => stateOptions(db, within)],
-    ['cities', settings.cities, () => cityOptions(db, within)],
-    ['zipcodes', settings.zipcodes, () => zipcodeOptions(db, within)],
-    ['ASNs', settings.asns.map(String), () => asnOptions(db, within)],
+  const checks: Array<[ProxySettingsField, string, string[], () => Promise<GeoOption[]>]> = [
+    ['states', 'states', settings.states, () => stateOptions(db, within)],
+    ['cities', 'cities', settings.cities, () => cityOptions(db, within)],
+    ['zipcodes', 'zipcodes', settings.zipcodes, () => zipcodeOptions(db, within)],
+    ['asns', 'ASNs', settings.asns.map(String), () => asnOptions(db, within)],
   ];
-  for (const [label, wanted, load] of checks) {
+  for (const [field, label, wanted, load] of checks) {
     if (wanted.length === 0) {
       continue;
     }
     const offered = new Set((await load()).map((option) => option.code));
     const missing = wanted.filter((value) => !offered.has(value));
     if (missing.length > 0) {
-      return `Not offered in the chosen countries (${label}): ${missing.join(', ')}`;
+      return { field, message: `Not offered in the chosen countries (${label}): ${missing.join(', ')}` };
     }
   }
   return null;

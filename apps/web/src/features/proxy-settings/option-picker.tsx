@@ -24,6 +24,8 @@ interface OptionPickerProps {
   disabledHint?: string | undefined;
   /** Names the text field's format: 'DE, FR'. */
   placeholder?: string;
+  /** A refusal about this choice, shown under it; the text field is marked invalid. */
+  error?: string | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export function OptionPicker({
   disabled,
   disabledHint,
   placeholder,
+  error,
 }: OptionPickerProps) {
   const id = useId();
   const [filter, setFilter] = useState('');
@@ -141,6 +144,8 @@ export function OptionPicker({
           id={`${id}-text`}
           value={text}
           placeholder={placeholder}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
           onFocus={() => setIsTyping(true)}
           onBlur={() => setIsTyping(false)}
           onChange={(event) => {
@@ -149,6 +154,11 @@ export function OptionPicker({
           }}
         />
       </div>
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -6,12 +6,13 @@ import {
   MAX_ROTATION_MINUTES,
   MIN_ROTATION_MINUTES,
   proxySettingsMessages as messages,
+  type ProxySettingsField,
   type ProxySettingsResponse,
 } from '@bytegate/contracts/proxy-settings';
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from '../../api/api-client.ts';
+import { ApiError, errorMessage } from '../../api/api-client.ts';
 import { useGeoOptions, useSaveProxySettings } from '../../api/use-proxy-settings.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -63,6 +64,19 @@ function useErrorToast(isError: boolean, message: string): void {
   }, [isError, message]);
 }
 
+/** A refusal, and the setting it is about when it names one (shown there rather than under the buttons). */
+interface Problem {
+  message: string;
+  field?: ProxySettingsField | undefined;
+}
+
+function fieldOf(error: unknown): ProxySettingsField | undefined {
+  const field = error instanceof ApiError ? error.body.field : undefined;
+  return typeof field === 'string' && field in DEFAULT_PROXY_SETTINGS
+    ? (field as ProxySettingsField)
+    : undefined;
+}
+
 interface SettingsFormProps {
   poolType: PoolType;
   saved: ProxySettingsResponse | null;
@@ -73,9 +87,17 @@ interface SettingsFormProps {
 /** The Basic, Location, Exclusion and Advanced cards, with Reload Settings and Save Settings. */
 export function SettingsForm({ poolType, saved, onReload, isReloading }: SettingsFormProps) {
   const [draft, setDraft] = useState(() => draftFrom(saved));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const save = useSaveProxySettings(poolType);
   const rotationId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // A refused setting takes the focus, which also scrolls it into view from the buttons at the bottom.
+  useEffect(() => {
+    if (problem?.field) {
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    }
+  }, [problem]);
+  const errorFor = (field: ProxySettingsField) => (problem?.field === field ? problem.message : undefined);
   useEffect(() => {
     setDraft(draftFrom(saved));
     setProblem(null);
@@ -106,7 +128,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
     event.preventDefault();
     const checked = checkProxySettings(draft);
     if (!checked.ok) {
-      setProblem(checked.message);
+      setProblem({ message: checked.message, field: checked.field });
       toast.error('Error', { description: checked.message });
       return;
     }
@@ -114,7 +136,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
       onSuccess: () => toast.success('Success', { description: messages.saved }),
       onError: (error) => {
         const message = errorMessage(error, messages.saveFailed);
-        setProblem(message);
+        setProblem({ message, field: fieldOf(error) });
         toast.error('Error', { description: message });
       },
     });
@@ -125,7 +147,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
     needsCountry ?? (query.isError ? failed : undefined);
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Proxy settings">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Proxy settings">
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
@@ -150,6 +172,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               hint="(minutes)"
               inputMode="numeric"
               value={draft.rotation_interval}
+              error={errorFor('rotation_interval')}
               onChange={(event) => set('rotation_interval', event.target.value)}
               aria-describedby={`${rotationId}-help`}
             />
@@ -172,6 +195,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               isLoading={countries.isPending}
               notice={countries.isError ? messages.loadCountries : undefined}
               value={draft.exclude_countries}
+              error={errorFor('exclude_countries')}
               onChange={(value) => set('exclude_countries', value)}
               normalize={upper}
               disabled={hasCountries}
@@ -184,6 +208,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               hint="(comma-separated)"
               placeholder="16509, 14061"
               value={draft.exclude_asn.join(', ')}
+              error={errorFor('exclude_asn')}
               onChange={(event) =>
                 set(
                   'exclude_asn',
@@ -210,6 +235,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
             isLoading={countries.isPending}
             notice={countries.isError ? messages.loadCountries : undefined}
             value={draft.countries}
+            error={errorFor('countries')}
             onChange={(value) => set('countries', value)}
             normalize={upper}
             description="Only countries with IPs in this pool are listed."
@@ -222,6 +248,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               isLoading={states.isPending}
               notice={states.isError ? messages.loadStates : undefined}
               value={draft.states}
+              error={errorFor('states')}
               onChange={(value) => set('states', value)}
               normalize={lower}
               description="States or regions of the chosen countries."
@@ -240,6 +267,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
             hint="(comma-separated)"
             placeholder="new york, berlin"
             value={draft.cities.join(', ')}
+            error={errorFor('cities')}
             onChange={(event) =>
               set(
                 'cities',
@@ -264,6 +292,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
             isLoading={hasCountries && asns.isPending}
             notice={optionNotice(asns, messages.loadAsns)}
             value={draft.asns}
+            error={errorFor('asns')}
             onChange={(value) => set('asns', value)}
             normalize={asnCode}
             format={geoOptionLabel}
@@ -276,6 +305,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
             isLoading={hasCountries && zipcodes.isPending}
             notice={optionNotice(zipcodes, messages.loadZipcodes)}
             value={draft.zipcodes}
+            error={errorFor('zipcodes')}
             onChange={(value) => set('zipcodes', value)}
             normalize={upper}
             format={geoOptionLabel}
@@ -286,9 +316,9 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
       </Card>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
-        {problem ? (
+        {problem && !problem.field ? (
           <Alert tone="error" className="sm:mr-auto" role="alert">
-            {problem}
+            {problem.message}
           </Alert>
         ) : null}
         <Button

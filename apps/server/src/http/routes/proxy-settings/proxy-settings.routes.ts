@@ -91,7 +91,7 @@ export const proxySettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }>
       const { pool_type: poolType, ...input } = request.body;
       const checked = checkProxySettings(input);
       if (!checked.ok) {
-        throw new AppError('VALIDATION_FAILED', checked.message);
+        throw new AppError('VALIDATION_FAILED', checked.message, { field: checked.field });
       }
       const plan = await getActivePlanForPool(ctx.db, { userId: getAuth(request).user.id, poolType });
       if (!plan) {
@@ -105,7 +105,7 @@ export const proxySettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }>
         POOL_NAMES[poolType].toLowerCase(),
       );
       if (unknown) {
-        throw new AppError('VALIDATION_FAILED', unknown);
+        throw new AppError('VALIDATION_FAILED', unknown.message, { field: unknown.field });
       }
       const row = await ctx.db.transaction((tx) =>
         saveProxySettings(tx, {

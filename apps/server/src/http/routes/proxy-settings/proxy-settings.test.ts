@@ -120,18 +120,19 @@ describe.each(testDatabaseKinds())('proxy settings API on %s', (kind) => {
 
   it('refuses each rule of SPEC section 5 with its message and saves nothing', async () => {
     const { token } = await userWithPlan();
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{}, messages.noCountries],
-      [{ countries: ['US'], exclude_countries: ['DE'] }, messages.bothCountryLists],
-      [{ states: 'texas' }, messages.needsCountries],
-      [{ countries: 'US', rotation_interval: 121 }, messages.rotation],
-      [{ countries: 'US', rotation_interval: 0 }, messages.rotation],
-      [{ countries: 'Germany' }, messages.countryCode('GERMANY')],
+    // Each refusal names the setting it is about, for the form to show the message there.
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{}, messages.noCountries, 'countries'],
+      [{ countries: ['US'], exclude_countries: ['DE'] }, messages.bothCountryLists, 'countries'],
+      [{ states: 'texas' }, messages.needsCountries, 'countries'],
+      [{ countries: 'US', rotation_interval: 121 }, messages.rotation, 'rotation_interval'],
+      [{ countries: 'US', rotation_interval: 0 }, messages.rotation, 'rotation_interval'],
+      [{ countries: 'Germany' }, messages.countryCode('GERMANY'), 'countries'],
     ];
-    for (const [body, message] of cases) {
+    for (const [body, message, field] of cases) {
       const response = await save(token, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body).toEqual({ error: message, code: 'VALIDATION_FAILED' });
+      expect(response.body).toEqual({ error: message, code: 'VALIDATION_FAILED', field });
     }
     expect((await load(token)).status).toBe(404);
   });
@@ -140,12 +141,17 @@ describe.each(testDatabaseKinds())('proxy settings API on %s', (kind) => {
     const { token } = await userWithPlan();
     const unknownCountry = await save(token, { countries: 'us, zz' });
     expect(unknownCountry.status).toBe(400);
-    expect(unknownCountry.body.error).toBe('No residential exits in ZZ: choose countries from the list');
+    expect(unknownCountry.body).toEqual({
+      error: 'No residential exits in ZZ: choose countries from the list',
+      code: 'VALIDATION_FAILED',
+      field: 'countries',
+    });
     // JP has exits, but in the mobile pool only; IT's only exit is switched off.
     expect((await save(token, { countries: 'jp' })).status).toBe(400);
     expect((await save(token, { countries: 'it' })).status).toBe(400);
     const wrongState = await save(token, { countries: 'DE', states: 'texas' });
     expect(wrongState.body.error).toBe('Not offered in the chosen countries (states): texas');
+    expect(wrongState.body.field).toBe('states');
     expect((await save(token, { countries: 'DE', asns: '7922' })).status).toBe(400);
     // Exclusions may name anything well-formed.
     expect((await save(token, { exclude_countries: 'RU, BY', exclude_asn: '99999' })).status).toBe(200);
