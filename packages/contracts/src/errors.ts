@@ -1,6 +1,7 @@
 /**
  * The one catalogue of API error codes. Every error the API returns is
- * `{ error: <message a person can read>, code: <one of these> }` with the status given here.
+ * `{ error: <message a person can read>, code: <one of these> }` with the status given here; a
+ * refused proxy setting adds `field` (the setting it is about).
  */
 export const errorCatalogue = {
   /** The body, query or params failed validation; `error` names the first problem. */
