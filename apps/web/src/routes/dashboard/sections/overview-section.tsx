@@ -79,17 +79,20 @@ export function OverviewSection({ onNavigate }: { onNavigate: (id: SectionId) =>
         <p className="mt-1 text-sm text-gray-600">Here is how your proxies are doing.</p>
       </div>
 
-      <section aria-label="Overview" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      {/* Two by two on a phone: four full-width cards would push everything else off the first screen. */}
+      <section aria-label="Overview" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         {cards.map((card) => (
-          <Card key={card.label} className="p-5">
-            <div className="flex items-center justify-between">
+          <Card key={card.label} className="p-4 sm:p-5">
+            <div className="flex min-h-10 items-start justify-between gap-2 sm:min-h-0">
               <p className="text-sm font-medium text-gray-600">{card.label}</p>
-              <card.icon className="size-5 text-brand-500" aria-hidden="true" />
+              <card.icon className="size-5 shrink-0 text-brand-500" aria-hidden="true" />
             </div>
             {isPending ? (
-              <Skeleton className="mt-3 h-8 w-24" />
+              <Skeleton className="mt-3 h-8 w-20" />
             ) : (
-              <p className="mt-2 text-3xl font-semibold tracking-tight text-gray-900">{card.value}</p>
+              <p className="mt-2 text-2xl font-semibold tracking-tight text-gray-900 sm:text-3xl">
+                {card.value}
+              </p>
             )}
             <p className="mt-1 text-xs text-gray-500">{card.note}</p>
           </Card>
