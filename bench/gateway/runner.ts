@@ -91,6 +91,11 @@ async function runBare(): Promise<Ports> {
           onAnswered: () => {},
           onFailed: () => socket.end(BAD_GATEWAY),
           onDone: (keepAlive, pipelined) => client.afterRequest(keepAlive, pipelined),
+          // The benchmark sends no upgrades.
+          onSwitched: (_, target) => {
+            target.destroy();
+            socket.destroy();
+          },
         });
         client.setExchange(exchange);
         const key = `${url.host}|${url.port}`;

@@ -95,6 +95,14 @@ export class ClientConnection {
     this.socket.resume();
   }
 
+  /** The connection stops speaking HTTP (a protocol switch): the socket is the caller's from now on. */
+  detach(): void {
+    this.exchange = null;
+    this.isTunnel = true;
+    this.socket.off('data', this.onData);
+    this.socket.setTimeout(0);
+  }
+
   /** The request is over: read the next one (starting with `pipelined`), or the socket was ended. */
   afterRequest(clientKeepAlive: boolean, pipelined: Buffer): void {
     this.exchange = null;

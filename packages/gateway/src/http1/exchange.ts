@@ -8,6 +8,7 @@ import {
   MalformedMessage,
   parseResponseHead,
   type RequestHead,
+  requestedUpgrade,
   requestFraming,
   responseFraming,
   serializeHead,
@@ -27,6 +28,8 @@ export interface ForwardRequest {
   /** The client's HTTP minor version and whether it wants to send another request after this one. */
   clientMinor: number;
   clientKeepAlive: boolean;
+  /** The protocol the client asks to switch to (sent on with the request); a 101 answer is then expected. */
+  upgrade: string | undefined;
 }
 
 /**
@@ -40,15 +43,28 @@ export function forwardRequestFor(
 ): ForwardRequest {
   const framing = requestFraming(head.headers);
   const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
+  const upgrade = requestedUpgrade(head.headers);
+  // Upgrade is hop-by-hop; a proxy that carries the switch passes it on explicitly (RFC 9110 7.8).
+  const upgradeHeaders: Array<[string, string]> = upgrade
+    ? [
+        ['Connection', 'Upgrade'],
+        ['Upgrade', upgrade],
+      ]
+    : [];
   return {
     method: head.method,
     head: Buffer.from(
-      serializeHead(`${head.method} ${url.path} HTTP/1.1`, [['Host', url.authority], ...headers]),
+      serializeHead(`${head.method} ${url.path} HTTP/1.1`, [
+        ['Host', url.authority],
+        ...headers,
+        ...upgradeHeaders,
+      ]),
       'latin1',
     ),
     framing,
     clientMinor: head.minor,
     clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
+    upgrade,
   };
 }
 
@@ -59,6 +75,12 @@ export interface ExchangeEvents {
   onFailed(): void;
   /** The response is complete: the client connection takes its next request, or was ended. */
   onDone(clientKeepAlive: boolean, pipelined: Buffer): void;
+  /**
+   * The target switched protocols (101) as the client asked: `response` (the 101 head and whatever
+   * followed it) goes to the client, `pipelined` (client bytes past the request) to the target, and
+   * from then on both are carried as a tunnel. The target connection has left the pool.
+   */
+  onSwitched(response: Buffer, target: Socket, pipelined: Buffer): void;
 }
 
 /**
@@ -163,8 +185,12 @@ export class ForwardExchange implements TargetOwner {
       }
       const head = parseResponseHead(buffer, end);
       if (head.status === 101) {
-        // Upgrade is never forwarded, so a switch the client did not ask for is a broken target.
-        throw new MalformedMessage('unexpected 101');
+        if (this.request.upgrade === undefined) {
+          // A switch the client did not ask for (Upgrade was not sent on) is a broken target.
+          throw new MalformedMessage('unexpected 101');
+        }
+        this.switchProtocols(buffer);
+        return;
       }
       const framing = responseFraming(this.request.method, head);
       const isFinal = head.status >= 200;
@@ -236,6 +262,16 @@ export class ForwardExchange implements TargetOwner {
     } else {
       this.fail();
     }
+  }
+
+  private switchProtocols(response: Buffer): void {
+    const connection = this.connection as TargetConnection;
+    this.connection = null;
+    this.finished = true;
+    this.answered = true;
+    this.responseHead = EMPTY;
+    this.events.onAnswered();
+    this.events.onSwitched(response, connection.detach(), this.takePipelined());
   }
 
   /** The client left: the target connection is in an unknown state and goes too. */

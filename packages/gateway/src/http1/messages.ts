@@ -117,6 +117,16 @@ export function wantsKeepAlive(minor: number, headers: readonly Header[]): boole
   return minor === 1 ? !hasToken(connection, 'close') : hasToken(connection, 'keep-alive');
 }
 
+/**
+ * The protocol a request asks to switch to (`Connection: Upgrade` with `Upgrade: websocket`, say), or
+ * undefined. Such a request is forwarded with its Upgrade, and a 101 answer turns the connection into a tunnel.
+ */
+export function requestedUpgrade(headers: readonly Header[]): string | undefined {
+  return hasToken(headerValue(headers, 'connection'), 'upgrade')
+    ? headerValue(headers, 'upgrade')
+    : undefined;
+}
+
 // Hop-by-hop and proxy headers: they describe one connection and never cross the proxy.
 const HOP_BY_HOP = new Set([
   'connection',

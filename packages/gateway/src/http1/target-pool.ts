@@ -26,22 +26,45 @@ export class TargetConnection {
     readonly key: string,
     private readonly pool: TargetPool,
   ) {
-    socket.on('data', (chunk: Buffer) => {
-      if (this.owner) {
-        this.owner.onData(chunk);
-      } else {
-        // An idle connection has nothing to say; if it speaks, it cannot be trusted with a request.
-        socket.destroy();
-      }
-    });
-    socket.on('end', () => this.owner?.onEnd());
-    socket.on('error', () => socket.destroy());
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('error', this.onProblem);
     // Idle in the pool or waiting for an answer: the timer is re-armed per use, the listener is set once.
-    socket.on('timeout', () => socket.destroy());
-    socket.on('close', () => {
-      this.pool.forget(this);
-      this.owner?.onClose();
-    });
+    socket.on('timeout', this.onProblem);
+    socket.on('close', this.onClose);
+  }
+
+  private onData = (chunk: Buffer): void => {
+    if (this.owner) {
+      this.owner.onData(chunk);
+    } else {
+      // An idle connection has nothing to say; if it speaks, it cannot be trusted with a request.
+      this.socket.destroy();
+    }
+  };
+
+  private onEnd = (): void => this.owner?.onEnd();
+
+  private onProblem = (): void => {
+    this.socket.destroy();
+  };
+
+  private onClose = (): void => {
+    this.pool.forget(this);
+    this.owner?.onClose();
+  };
+
+  /** The connection stops speaking HTTP (a protocol switch): the socket is the caller's from now on. */
+  detach(): Socket {
+    const { socket } = this;
+    this.owner = null;
+    socket.off('data', this.onData);
+    socket.off('end', this.onEnd);
+    socket.off('error', this.onProblem);
+    socket.off('timeout', this.onProblem);
+    socket.off('close', this.onClose);
+    socket.setTimeout(0);
+    return socket;
   }
 }
 

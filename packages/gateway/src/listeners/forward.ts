@@ -14,6 +14,7 @@ import type { Unblocks } from '../policy/target-policy.ts';
 import { chooseExit, pickExit, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { Exit } from '../store.ts';
 import { type ExitChoice, limitConnectTime, resolveTarget } from '../tunnel/connect-exit.ts';
+import { relay } from '../tunnel/relay.ts';
 import { connectViaUpstream } from '../tunnel/upstream.ts';
 import { exitChoice, type HttpProxyDeps, refuse } from './http-proxy.ts';
 
@@ -158,6 +159,22 @@ class ForwardFlow implements ExchangeEvents {
 
   onDone(clientKeepAlive: boolean, pipelined: Buffer): void {
     this.from.afterRequest(clientKeepAlive, pipelined);
+  }
+
+  // A WebSocket (or other upgrade) over plain http://: after the 101 both sides are a tunnel, metered
+  // at the client socket like every other byte of this connection.
+  onSwitched(response: Buffer, target: Socket, pipelined: Buffer): void {
+    const client = this.from.socket;
+    this.from.detach();
+    if (client.destroyed) {
+      target.destroy();
+      return;
+    }
+    client.write(response);
+    if (pipelined.length > 0) {
+      target.write(pipelined);
+    }
+    relay(client, target);
   }
 
   onFailed(): void {
