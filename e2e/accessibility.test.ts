@@ -1,14 +1,11 @@
 // Every public page checked by axe-core (WCAG 2.1 A and AA, and axe's best practices: landmarks, heading
 // order, labels, contrast) at a desktop and a phone width, and kept within a 360 px screen.
-import { createRequire } from 'node:module';
 import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
-import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, type Violation } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
-
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 const PAGES = [
   '/',
@@ -35,29 +32,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
-async function violations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const { axe } = window as unknown as {
-      axe: { run: (context: Document, options: object) => Promise<AxeResults> };
-    };
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact ?? null,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
-    }));
-  });
-}
-
 describe('accessibility of the public site', () => {
   for (const width of [1280, 375]) {
     it(`has no axe violations on any public page at ${width} px`, async () => {
@@ -65,7 +39,7 @@ describe('accessibility of the public site', () => {
       const found: Record<string, Violation[]> = {};
       for (const path of PAGES) {
         await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-        const pageViolations = await violations(page);
+        const pageViolations = await axeViolations(page);
         if (pageViolations.length > 0) {
           found[path] = pageViolations;
         }

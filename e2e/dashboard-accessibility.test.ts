@@ -1,0 +1,87 @@
+// Every dashboard section checked by axe-core at a desktop and a phone width, for an account with a plan
+// (so Proxy Setup and Proxy Settings show their full screens), plus the checkout and delete dialogs.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, type Violation } from './support/axe.ts';
+import { launchBrowser } from './support/browser.ts';
+import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+const SECTIONS = [
+  { label: 'Dashboard', heading: 'Dashboard' },
+  { label: 'Plans & Pricing', heading: 'Plans & Pricing' },
+  { label: 'Orders', heading: 'Orders' },
+  { label: 'Top-up', heading: 'Top Up Balance' },
+  { label: 'Proxy Setup', heading: 'Proxy Setup' },
+  { label: 'Proxy Settings', heading: 'Proxy Settings' },
+  { label: 'User Settings', heading: 'Account Settings' },
+];
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  await signUpThroughForm(page, server.url, newAccount());
+  await topUp(page, 'Cryptomus', '10');
+  await openSection(page, 'Plans & Pricing');
+  await page.getByRole('button', { name: 'Choose Datacenter' }).click();
+  await page.getByRole('button', { name: 'Purchase $4.95' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens a section (through the drawer on a phone) and waits until it has loaded. */
+async function show(section: (typeof SECTIONS)[number], width: number): Promise<void> {
+  if (width < 768) {
+    await page.getByRole('button', { name: 'Toggle Sidebar' }).click();
+  }
+  await openSection(page, section.label);
+  await page.getByRole('heading', { level: 1, name: section.heading }).waitFor();
+  // Loading skeletons and spinners are gone: the checks see the section as a person uses it.
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[role="status"][aria-label^="Loading"]').length === 0,
+  );
+}
+
+describe('accessibility of the dashboard', () => {
+  for (const width of [1280, 375]) {
+    it(`has no axe violations in any section at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      const found: Record<string, Violation[]> = {};
+      for (const section of SECTIONS) {
+        await show(section, width);
+        const sectionViolations = await axeViolations(page);
+        if (sectionViolations.length > 0) {
+          found[section.label] = sectionViolations;
+        }
+      }
+      expect(found).toEqual({});
+    });
+  }
+
+  it('has no axe violations in the order form and the delete-account dialog', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await show(SECTIONS[1] as (typeof SECTIONS)[number], 1280);
+    await page.getByRole('button', { name: 'Choose Residential' }).click();
+    await page.getByRole('button', { name: /^Purchase/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await show(SECTIONS[6] as (typeof SECTIONS)[number], 1280);
+    await page.getByRole('button', { name: 'Delete Account' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+});

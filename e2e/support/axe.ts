@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
+import type { Page } from 'playwright-core';
+
+// axe-core (WCAG 2.1 A and AA, and axe's best practices: landmarks, heading order, labels, contrast)
+// injected into the page as it is, so it checks what a person would meet there.
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/** The page's axe violations, each with up to three of the elements it found them on. */
+export async function axeViolations(page: Page): Promise<Violation[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: Document, options: object) => Promise<AxeResults> };
+    };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
+  });
+}
