@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
-import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
+import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 const SECTIONS = [
@@ -28,11 +28,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   await signUpThroughForm(page, server.url, newAccount());
-  await topUp(page, 'Cryptomus', '10');
-  await openSection(page, 'Plans & Pricing');
-  await page.getByRole('button', { name: 'Choose Datacenter' }).click();
-  await page.getByRole('button', { name: 'Purchase $4.95' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+  await buyDatacenterPlan(page);
 });
 afterAll(async () => {
   await context?.close();

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
+import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 // Proxy Settings against the demo inventory `npm start` seeds (datacenter: US Virginia, DE Hesse, NL).
@@ -59,12 +59,8 @@ describe('Proxy Settings in the browser', () => {
   });
 
   it('shows the current plan and refuses each invalid combination with its message', async () => {
-    await topUp(page, 'Cryptomus', '10');
-    await openSection(page, 'Plans & Pricing');
-    await page.getByRole('button', { name: 'Choose Datacenter' }).click();
-    await page.getByRole('button', { name: 'Purchase $4.95' }).click();
-    // A purchase lands here (SPEC section 4).
-    await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+    // A purchase lands on Proxy Settings (SPEC section 4).
+    await buyDatacenterPlan(page);
     await page.getByRole('heading', { name: 'Current Plan' }).waitFor();
     const pools = page.getByRole('radiogroup', { name: 'Pool type' });
     expect(await pools.getByRole('radio', { name: 'Datacenter' }).getAttribute('aria-checked')).toBe('true');

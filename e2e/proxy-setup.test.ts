@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
+import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 const run = promisify(execFile);
@@ -87,11 +87,7 @@ describe('Proxy Setup in the browser', () => {
   });
 
   it('after buying datacenter GB: one enabled tab, the access details, and a cURL command that works', async () => {
-    await topUp(page, 'Cryptomus', '10');
-    await openSection(page, 'Plans & Pricing');
-    await page.getByRole('button', { name: 'Choose Datacenter' }).click();
-    await page.getByRole('button', { name: 'Purchase $4.95' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+    await buyDatacenterPlan(page);
 
     await openSection(page, 'Proxy Setup');
     const tabs = page.getByRole('tablist', { name: 'Pool' });

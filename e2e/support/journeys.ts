@@ -62,3 +62,12 @@ export async function topUp(page: Page, provider: 'Cryptomus' | 'Bitcart', amoun
   await page.getByText('Payment successful').waitFor({ timeout: 20_000 });
   await dialog.waitFor({ state: 'detached' });
 }
+
+/** Tops up $10 and buys the smallest datacenter plan (5 GB, $4.95), landing on Proxy Settings as a purchase does. */
+export async function buyDatacenterPlan(page: Page): Promise<void> {
+  await topUp(page, 'Cryptomus', '10');
+  await openSection(page, 'Plans & Pricing');
+  await page.getByRole('button', { name: 'Choose Datacenter' }).click();
+  await page.getByRole('button', { name: 'Purchase $4.95' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Proxy Settings' }).waitFor();
+}
