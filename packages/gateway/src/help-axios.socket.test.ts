@@ -6,7 +6,8 @@ import type { AddressInfo, Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
-import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { exitAt, helpExits, tlsPath, tlsServerOptions } from './testing/help-fixtures.ts';
 
 // The Axios and Node.js tutorial's code, run as written with axios and https-proxy-agent: the article's
 // placeholders and sites replaced by a real plan, the gateway, and local origins (one HTTPS, with a test
@@ -16,8 +17,6 @@ import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
 const article = fileURLToPath(
   new URL('../../../apps/web/src/content/help/tutorials/axios.md', import.meta.url),
 );
-const tls = (file: string) => readFileSync(fileURLToPath(new URL(`./testing/tls/${file}`, import.meta.url)));
-const certificate = fileURLToPath(new URL('./testing/tls/localhost.crt', import.meta.url));
 // Inside the package, so the snippets import the repository's axios and https-proxy-agent.
 const workDir = fileURLToPath(new URL('../.help-examples', import.meta.url));
 
@@ -30,15 +29,6 @@ const plan: PlanAccess = {
   trafficLeftBytes: 10 * 1024 ** 3,
   isActive: true,
 };
-const exits: Exit[] = [
-  { id: 'us-austin', localAddress: '127.0.0.2', country: 'US', state: 'texas', city: 'austin' },
-  { id: 'us-dallas', localAddress: '127.0.0.3', country: 'US', state: 'texas', city: 'dallas' },
-  { id: 'us-nyc', localAddress: '127.0.0.4', country: 'US', state: 'new_york', city: 'new_york' },
-  { id: 'de-berlin', localAddress: '127.0.0.5', country: 'DE', state: 'berlin', city: 'berlin' },
-].map((fields) => ({ kind: 'direct', poolType: 'residential', isRisky: false, ...fields }) as Exit);
-const exitAt = (address: string) =>
-  exits.find((exit) => exit.kind === 'direct' && exit.localAddress === address.trim());
-
 /** The article's ```js blocks, in order. */
 const blocks = [...readFileSync(article, 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map(
   (match) => match[1] ?? '',
@@ -63,11 +53,11 @@ async function listen(server: Server): Promise<number> {
 }
 
 beforeAll(async () => {
-  httpsOrigin = createTlsServer({ key: tls('localhost.key'), cert: tls('localhost.crt') }, answer);
+  httpsOrigin = createTlsServer(tlsServerOptions(), answer);
   httpOrigin = createServer(answer);
   originPorts = { https: await listen(httpsOrigin), http: await listen(httpOrigin) };
   const store = new InMemoryGatewayStore().addPlan(plan);
-  for (const exit of exits) {
+  for (const exit of helpExits) {
     store.addExit(exit);
   }
   gateway = createGateway(store, {
@@ -108,7 +98,7 @@ function runModule(name: string, code: string): Promise<{ stdout: string; stderr
     execFile(
       process.execPath,
       [file],
-      { env: { ...process.env, NODE_EXTRA_CA_CERTS: certificate }, timeout: 20_000 },
+      { env: { ...process.env, NODE_EXTRA_CA_CERTS: tlsPath('localhost.crt') }, timeout: 20_000 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${name}: ${stderr || error.message}`)) : resolve({ stdout, stderr }),
     );

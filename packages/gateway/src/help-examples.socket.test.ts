@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
 import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { exitAt, helpExits } from './testing/help-fixtures.ts';
 import { curl, freeRange } from './testing/sockets.ts';
 
 // The Help Center's curl examples, run as written against a real gateway: LOGIN, PASSWORD and GATEWAY
@@ -24,25 +25,6 @@ const plan: PlanAccess = {
   trafficLeftBytes: 10 * 1024 ** 3,
   isActive: true,
 };
-
-const exits: Exit[] = [
-  { id: 'us-austin', localAddress: '127.0.0.2', country: 'US', state: 'texas', city: 'austin', asn: 7922 },
-  { id: 'us-dallas', localAddress: '127.0.0.3', country: 'US', state: 'texas', city: 'dallas', asn: 7018 },
-  { id: 'us-nyc', localAddress: '127.0.0.4', country: 'US', state: 'new_york', city: 'new_york', asn: 701 },
-  { id: 'de-berlin', localAddress: '127.0.0.5', country: 'DE', state: 'berlin', city: 'berlin', asn: 3320 },
-  {
-    id: 'de-hamburg',
-    localAddress: '127.0.0.6',
-    country: 'DE',
-    state: 'hamburg',
-    city: 'hamburg',
-    asn: 8881,
-  },
-  { id: 'ru-moscow', localAddress: '127.0.0.7', country: 'RU', state: 'moscow', city: 'moscow', asn: 8359 },
-  { id: 'by-minsk', localAddress: '127.0.0.8', country: 'BY', state: 'minsk', city: 'minsk', asn: 6697 },
-].map((fields) => ({ kind: 'direct', poolType: 'residential', isRisky: false, ...fields }) as Exit);
-const exitAt = (address: string) =>
-  exits.find((exit) => exit.kind === 'direct' && exit.localAddress === address);
 
 /** What the article promises for the targeting in an example's login; every targeted example needs one. */
 const promises: Record<string, (exit: Exit) => boolean> = {
@@ -95,7 +77,7 @@ beforeAll(async () => {
   const originPort = (origin.address() as AddressInfo).port;
   originUrl = `http://127.0.0.1:${originPort}/`;
   const store = new InMemoryGatewayStore().addPlan(plan);
-  for (const exit of exits) {
+  for (const exit of helpExits) {
     store.addExit(exit);
   }
   const sticky = await freeRange(3);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
 import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { tlsPath, tlsServerOptions } from './testing/help-fixtures.ts';
 
 // Getting Started's Python example, run as written with Debian's python3 and requests (.ci/run installs
 // python3-requests): a real plan through the gateway's CONNECT tunnel to a local HTTPS origin whose test
@@ -32,7 +33,6 @@ if (!hasRequests) {
 const article = fileURLToPath(
   new URL('../../../apps/web/src/content/help/getting-started.md', import.meta.url),
 );
-const tlsFile = (file: string) => fileURLToPath(new URL(`./testing/tls/${file}`, import.meta.url));
 
 const plan: PlanAccess = {
   planId: 'plan-python',
@@ -58,9 +58,8 @@ let gateway: Gateway;
 let proxyPort: number;
 
 beforeAll(async () => {
-  origin = createServer(
-    { key: readFileSync(tlsFile('localhost.key')), cert: readFileSync(tlsFile('localhost.crt')) },
-    (request, response) => response.end(request.socket.remoteAddress),
+  origin = createServer(tlsServerOptions(), (request, response) =>
+    response.end(request.socket.remoteAddress),
   );
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originPort = (origin.address() as AddressInfo).port;
@@ -81,7 +80,7 @@ afterAll(async () => {
 /** Trust the test certificate; and no NO_PROXY, which would make requests skip the proxy for 127.0.0.1. */
 function pythonEnv(): NodeJS.ProcessEnv {
   const { NO_PROXY: _upper, no_proxy: _lower, ...env } = process.env;
-  return { ...env, REQUESTS_CA_BUNDLE: tlsFile('localhost.crt') };
+  return { ...env, REQUESTS_CA_BUNDLE: tlsPath('localhost.crt') };
 }
 
 describe.skipIf(!hasRequests)("Getting Started's Python example", () => {
