@@ -18,25 +18,36 @@ export interface WebAppOptions {
   publicUrl: string;
 }
 
-/** A document kept in memory ready to send: raw, gzip and brotli, with its ETag. */
-interface Document {
-  type: string;
-  raw: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
-  etag: string;
+/**
+ * A document kept in memory with its ETag; its gzip and brotli forms are made on first request and kept
+ * (brotli at its best quality costs about 0.5 s for all the pages, which start-up need not pay).
+ */
+class Document {
+  readonly raw: Buffer;
+  readonly etag: string;
+  private gzipped: Buffer | undefined;
+  private brotlied: Buffer | undefined;
+
+  constructor(
+    text: string,
+    readonly type: string,
+  ) {
+    this.raw = Buffer.from(text);
+    this.etag = `"${createHash('sha256').update(this.raw).digest('base64url').slice(0, 22)}"`;
+  }
+
+  get gzip(): Buffer {
+    this.gzipped ??= gzipSync(this.raw, { level: 9 });
+    return this.gzipped;
+  }
+
+  get brotli(): Buffer {
+    this.brotlied ??= brotliCompressSync(this.raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+    return this.brotlied;
+  }
 }
 
-function document(text: string, type: string): Document {
-  const raw = Buffer.from(text);
-  return {
-    type,
-    raw,
-    gzip: gzipSync(raw, { level: 9 }),
-    brotli: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
-  };
-}
+const document = (text: string, type: string) => new Document(text, type);
 
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 function filesUnder(dir: string): string[] {
