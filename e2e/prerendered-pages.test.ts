@@ -174,6 +174,15 @@ describe('the prerendered public pages', () => {
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await fetch(`${server.url}/locations`, { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
+    // Brotli where the client takes it (made on the first request for the page), decoding to the same page.
+    const plain = await (
+      await fetch(`${server.url}/terms`, { headers: { 'accept-encoding': 'identity' } })
+    ).text();
+    for (let i = 0; i < 2; i++) {
+      const brotli = await fetch(`${server.url}/terms`, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(brotli.headers.get('content-encoding')).toBe('br');
+      expect(await brotli.text()).toBe(plain);
+    }
 
     const html = await (await fetch(`${server.url}/`)).text();
     const script = html.match(/<script type="module" crossorigin src="([^"]+)"/)?.[1] ?? '';
