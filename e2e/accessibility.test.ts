@@ -1,24 +1,11 @@
 // Every public page checked by axe-core (WCAG 2.1 A and AA, and axe's best practices: landmarks, heading
 // order, labels, contrast) at a desktop and a phone width, and kept within a 360 px screen.
-import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
+import { PUBLIC_PAGES as PAGES } from './support/pages.ts';
 import { type RunningServer, startServer } from './support/server.ts';
-
-const PAGES = [
-  '/',
-  '/locations',
-  '/contact',
-  '/privacy',
-  '/terms',
-  '/help',
-  ...HELP_ARTICLE_PATHS,
-  '/login',
-  '/signup',
-  '/no/such/page',
-];
 
 let server: RunningServer;
 let browser: Browser;

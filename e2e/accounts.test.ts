@@ -25,19 +25,39 @@ afterEach(async () => {
   await context.close();
 });
 
-const storedToken = () => page.evaluate(() => localStorage.getItem('bytegate.token'));
+/** What scripts can see of the session: the stored user, and every localStorage key. */
+const storedUser = () => page.evaluate(() => localStorage.getItem('bytegate.user'));
+const storedKeys = () => page.evaluate(() => Object.keys(localStorage).sort());
+/** The session cookie as the browser holds it (scripts cannot read it: it is httpOnly). */
+const sessionCookie = async (from: BrowserContext = context) =>
+  (await from.cookies()).find((cookie) => cookie.name === 'bytegate_session');
+
+/** Whether the server still honours a session cookie value. */
+async function isLive(cookie: string): Promise<boolean> {
+  const me = await fetch(`${server.url}/api/auth/me`, { headers: { cookie: `bytegate_session=${cookie}` } });
+  return me.status === 200;
+}
 
 describe('accounts in the browser', () => {
   it('signs up, lands on the dashboard, logs out and logs back in', async () => {
     const account = newAccount();
     await signUpThroughForm(page, server.url, account);
     await expect.poll(() => page.getByText(`Welcome back, ${account.firstName}`).count()).toBeGreaterThan(0);
-    expect(await storedToken()).toBeTruthy();
     expect(await page.getByText('Account created successfully').count()).toBe(1);
+    // The session is an httpOnly, SameSite=Lax cookie; no token is anywhere a script could read it.
+    const cookie = await sessionCookie();
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('bytegate_session');
+    expect(await storedKeys()).toEqual(['bytegate.lastActivity', 'bytegate.user']);
+    expect(JSON.stringify(await page.evaluate(() => ({ ...localStorage, ...sessionStorage })))).not.toContain(
+      cookie?.value,
+    );
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${server.url}/login`);
-    expect(await storedToken()).toBeNull();
+    expect(await storedUser()).toBeNull();
+    expect(await sessionCookie()).toBeUndefined();
+    expect(await isLive(cookie?.value ?? '')).toBe(false);
 
     await logInThroughForm(page, server.url, account.email, account.password);
     await page.waitForURL(`${server.url}/dashboard`);
@@ -47,6 +67,8 @@ describe('accounts in the browser', () => {
   it("shows the server's message for a wrong password and stays on the login page", async () => {
     const account = newAccount();
     await signUpThroughForm(page, server.url, account);
+    // Signed out the way a new browser is: no session cookie and nothing stored.
+    await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
     await logInThroughForm(page, server.url, account.email, 'not the password');
     await expect.poll(() => page.getByText('Invalid email or password').count()).toBeGreaterThan(0);
@@ -88,9 +110,25 @@ describe('accounts in the browser', () => {
     await page.evaluate(() =>
       localStorage.setItem('bytegate.lastActivity', String(Date.now() - 31 * 60 * 1000)),
     );
+    const cookie = (await sessionCookie())?.value ?? '';
+    expect(await isLive(cookie)).toBe(true);
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(`${server.url}/login`);
-    expect(await storedToken()).toBeNull();
+    expect(await storedUser()).toBeNull();
+    // It ends at the server too: the cookie left in the browser opens nothing.
+    await expect.poll(() => isLive(cookie)).toBe(false);
+  });
+
+  it('ends an idle session when the tab comes back to it, at the server too', async () => {
+    await signUpThroughForm(page, server.url, newAccount());
+    await page.waitForLoadState('networkidle');
+    const cookie = (await sessionCookie())?.value ?? '';
+    await page.evaluate(() => {
+      localStorage.setItem('bytegate.lastActivity', String(Date.now() - 31 * 60 * 1000));
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await page.waitForURL(`${server.url}/login`);
+    await expect.poll(() => isLive(cookie)).toBe(false);
   });
 
   it('keeps a session whose last activity is recent', async () => {
@@ -110,19 +148,61 @@ describe('accounts in the browser', () => {
     await page.evaluate(() => localStorage.setItem('bytegate.user', '{not json'));
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(`${server.url}/login`);
-    expect(await storedToken()).toBeNull();
+    expect(await storedUser()).toBeNull();
   });
 
-  it('ends the session when the API says the token is no longer valid', async () => {
+  it('ends the session when the API says the session is no longer valid', async () => {
     await signUpThroughForm(page, server.url, newAccount());
-    const token = await storedToken();
-    await fetch(`${server.url}/api/auth/logout`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+    // Signed out elsewhere (the server revoked it): the stored user is left behind in this tab.
+    const cookie = (await sessionCookie())?.value ?? '';
+    const me = await fetch(`${server.url}/api/auth/me`, {
+      headers: { cookie: `bytegate_session=${cookie}` },
     });
+    const { csrfToken } = (await me.json()) as { csrfToken: string };
+    const logout = await fetch(`${server.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: `bytegate_session=${cookie}`, 'x-csrf-token': csrfToken },
+    });
+    expect(logout.status).toBe(200);
     await page.reload();
     await page.waitForURL(`${server.url}/login`);
-    expect(await storedToken()).toBeNull();
+    expect(await storedUser()).toBeNull();
+  });
+
+  it('follows another account signing in on another tab, and acts as that account from then on', async () => {
+    const first = newAccount();
+    const second = newAccount();
+    await signUpThroughForm(page, server.url, first);
+    await expect.poll(() => page.getByText(`Welcome back, ${first.firstName}`).count()).toBeGreaterThan(0);
+    await fetch(`${server.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...second, firstName: 'Katherine' }),
+    });
+
+    const other = await context.newPage();
+    await other.goto(`${server.url}/dashboard`);
+    await other.getByRole('button', { name: 'Logout' }).click();
+    await other.waitForURL(`${server.url}/login`);
+    await logInThroughForm(other, server.url, second.email, second.password);
+    await other.waitForURL(`${server.url}/dashboard`);
+
+    // The first tab now shows the account the browser is signed in as, not the one it showed before.
+    await expect.poll(() => page.getByText('Welcome back, Katherine').count()).toBeGreaterThan(0);
+    // And a change made there is made as that account (its CSRF token is fetched anew).
+    await page.getByRole('button', { name: 'User Settings' }).click();
+    await page.getByLabel('Current Password', { exact: true }).fill(second.password);
+    await page.getByLabel('New Password', { exact: true }).fill('katherine changed it');
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('katherine changed it');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => page.getByText('Password updated successfully!').count()).toBeGreaterThan(0);
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: second.email, password: 'katherine changed it' }),
+    });
+    expect(login.status).toBe(200);
+    await other.close();
   });
 });
 

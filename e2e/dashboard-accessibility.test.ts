@@ -5,17 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
 import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
+import { DASHBOARD_SECTIONS as SECTIONS } from './support/pages.ts';
 import { type RunningServer, startServer } from './support/server.ts';
-
-const SECTIONS = [
-  { label: 'Dashboard', heading: 'Dashboard' },
-  { label: 'Plans & Pricing', heading: 'Plans & Pricing' },
-  { label: 'Orders', heading: 'Orders' },
-  { label: 'Top-up', heading: 'Top Up Balance' },
-  { label: 'Proxy Setup', heading: 'Proxy Setup' },
-  { label: 'Proxy Settings', heading: 'Proxy Settings' },
-  { label: 'User Settings', heading: 'Account Settings' },
-];
 
 let server: RunningServer;
 let browser: Browser;

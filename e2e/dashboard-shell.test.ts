@@ -132,7 +132,8 @@ describe('the dashboard shell', () => {
     await expect.poll(() => page.getByText('Password is incorrect').count()).toBeGreaterThan(0);
     await dialog.getByLabel('Password', { exact: true }).fill(account.password);
     await dialog.getByRole('button', { name: 'Delete Account' }).click();
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('bytegate.token'))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('bytegate.user'))).toBeNull();
+    expect((await context.cookies()).some((cookie) => cookie.name === 'bytegate_session')).toBe(false);
     await expect.poll(() => new URL(page.url()).pathname).not.toBe('/dashboard');
 
     const login = await fetch(`${server.url}/api/auth/login`, {

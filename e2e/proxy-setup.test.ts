@@ -190,6 +190,52 @@ describe('Proxy Setup in the browser', () => {
     expect(viaList.status).toBe('200');
   });
 
+  it('sets a new proxy password: the old one is refused by the gateway, the new one works', async () => {
+    // The login and, once shown, the password are the page's only texts of their shapes.
+    await page.getByRole('button', { name: 'Show password' }).click();
+    const login = await page
+      .getByText(/^bg[a-z0-9]{10}$/)
+      .first()
+      .textContent();
+    const oldPassword = await page
+      .getByText(/^[A-Za-z0-9]{20}$/)
+      .first()
+      .textContent();
+    const through = (password: string | null) =>
+      `curl --proxy 'http://${login}:${password}@127.0.0.1:${server.gatewayPort}' 'http://127.0.0.1:${originPort}/hello'`;
+    expect((await runCurl(through(oldPassword), join(workDir, 'old'))).status).toBe('200');
+
+    await page.getByRole('button', { name: 'New password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set a new proxy password?' });
+    await dialog.getByText('The current password stops working at once').waitFor();
+    await saveScreenshot(page, 'proxy-setup-new-password-1280');
+    await dialog.getByRole('button', { name: 'Set New Password' }).click();
+    await page.getByText('New proxy password set').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () =>
+        page
+          .getByText(/^[A-Za-z0-9]{20}$/)
+          .first()
+          .textContent(),
+      )
+      .not.toBe(oldPassword);
+    const newPassword = await page
+      .getByText(/^[A-Za-z0-9]{20}$/)
+      .first()
+      .textContent();
+    await page.getByRole('button', { name: 'Hide password' }).click();
+
+    // The gateway reads changed plans every second.
+    await expect
+      .poll(async () => (await runCurl(through(oldPassword), join(workDir, 'old'))).status, {
+        timeout: 10_000,
+        interval: 500,
+      })
+      .toBe('407');
+    expect((await runCurl(through(newPassword), join(workDir, 'new'))).status).toBe('200');
+  });
+
   it('allowlists the client address, which then needs no credentials, and removes it', async () => {
     const bare = `curl --proxy http://127.0.0.1:${server.gatewayPort} 'http://127.0.0.1:${originPort}/hello'`;
     expect((await runCurl(bare, join(workDir, 'bare'))).status).toBe('407');

@@ -80,6 +80,7 @@ async function runBare(): Promise<Ports> {
     new ClientConnection(socket, {
       onConnect: (head, rest) => bareConnect(socket, head.target, rest),
       onMalformed: () => socket.end(BAD_GATEWAY),
+      onTooLarge: () => socket.end(BAD_GATEWAY),
       onForward: (client, head, rest) => {
         const url = splitAbsoluteUrl(head.target);
         if (!url || 'scheme' in url) {

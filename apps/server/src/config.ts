@@ -50,6 +50,44 @@ const portList = z
     return ports;
   });
 
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+const isProxyAddress = (text: string) =>
+  PROXY_PRESETS.includes(text) ||
+  [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((schema) => schema.safeParse(text).success);
+
+/**
+ * Which reverse proxies may say who the client is (X-Forwarded-For): none, how many hops sit in front
+ * of the server, or their addresses and networks. Never "any": a client could then claim any address
+ * and walk past every per-address limit.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = (value ?? '').trim();
+    if (text === '' || text === 'false' || text === '0' || text === 'no') {
+      return false;
+    }
+    if (/^\d+$/.test(text)) {
+      return Number(text);
+    }
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length > 0 && entries.every(isProxyAddress)) {
+      return entries;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        text === 'true' || text === 'yes'
+          ? 'must say which proxies to trust: their number (1 for one reverse proxy) or their addresses; true would believe any X-Forwarded-For'
+          : 'must be a number of proxy hops, or a comma-separated list of proxy addresses or networks (10.0.0.1, 10.0.0.0/8, loopback)',
+    });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -78,7 +116,7 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.enum(ROLE_NAMES, { error: `must list only ${ROLE_NAMES.join(', ')}` })).min(1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxy,
   GATEWAY_HOST: optionalText,
   GATEWAY_IP: optionalText.pipe(z.union([z.ipv4(), z.ipv6()]).optional()),
   GATEWAY_HTTP_PORT: port.default(8823),
@@ -97,7 +135,11 @@ const envSchema = z.object({
   BITCART_TOKEN: optionalText,
   BITCART_STORE_ID: optionalText,
   BITCART_ADMIN_URL: optionalUrl,
+  PAYMENTS_SANDBOX: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto'),
 });
+
+/** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
+export type PaymentsSandboxSetting = 'auto' | 'on' | 'off';
 
 export interface RateLimitRule {
   max: number;
@@ -113,7 +155,8 @@ export interface Config {
   redisUrl: string | undefined;
   roles: Set<Role>;
   logLevel: string;
-  trustProxy: boolean;
+  /** Reverse proxies whose X-Forwarded-For is believed: none, a hop count, or addresses and networks. */
+  trustProxy: false | number | string[];
   gateway: {
     host: string;
     ip: string | undefined;
@@ -127,25 +170,46 @@ export interface Config {
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
   /** Per client address unless the name says otherwise. */
   rateLimits: {
+    /** Sign-in requests, failed or not (a flood guard). */
     login: RateLimitRule;
-    loginPerEmail: RateLimitRule;
+    /** Failed sign-ins: see services/accounts/login-throttle.ts for how these four work together. */
+    loginFailuresPerAccountAndAddress: RateLimitRule;
+    loginFailuresPerAddress: RateLimitRule;
+    /** Across all addresses, for browsers that never signed in to the account. */
+    loginFailuresPerAccount: RateLimitRule;
+    /** For a browser that signed in to the account before (its device cookie). */
+    loginFailuresPerDevice: RateLimitRule;
     signup: RateLimitRule;
     contact: RateLimitRule;
+    /** Password checks of a signed-in user (password change, account deletion), per user. */
+    passwordChecksPerUser: RateLimitRule;
+    passwordChecksPerAddress: RateLimitRule;
+    /** Payment provider webhooks (Cryptomus, Bitcart), per route. */
+    paymentWebhooks: RateLimitRule;
   };
   sessionTtlMs: number;
-  /** Provider A's credentials; null runs its built-in sandbox. */
+  /** Provider A's credentials; null means a sandbox or nothing, as `paymentsSandbox` decides. */
   cryptomus: { merchantId: string; apiKey: string; apiUrl: string } | null;
-  /** Provider B's server and credentials; null runs its built-in sandbox. */
+  /** Provider B's server and credentials; null means a sandbox or nothing, as `paymentsSandbox` decides. */
   bitcart: { apiUrl: string; adminUrl: string; token: string; storeId: string } | null;
+  /** auto: sandboxes only when no provider is configured; on: for every unconfigured one; off: never. */
+  paymentsSandbox: PaymentsSandboxSetting;
 }
 
 export class ConfigError extends Error {}
 
 export const defaultRateLimits: Config['rateLimits'] = {
   login: { max: 20, windowMs: 60_000 },
-  loginPerEmail: { max: 10, windowMs: 15 * 60_000 },
+  loginFailuresPerAccountAndAddress: { max: 10, windowMs: 15 * 60_000 },
+  loginFailuresPerAddress: { max: 50, windowMs: 15 * 60_000 },
+  loginFailuresPerAccount: { max: 100, windowMs: 60 * 60_000 },
+  loginFailuresPerDevice: { max: 10, windowMs: 15 * 60_000 },
   signup: { max: 20, windowMs: 60 * 60_000 },
   contact: { max: 5, windowMs: 60_000 },
+  passwordChecksPerUser: { max: 10, windowMs: 15 * 60_000 },
+  passwordChecksPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  // A provider sends one webhook per status change; a flood of them is junk filling payment_events.
+  paymentWebhooks: { max: 120, windowMs: 60_000 },
 };
 
 /** Reads and validates the settings; throws ConfigError naming every bad variable. */
@@ -161,17 +225,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid settings:\n  RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY must be set together (or both left unset)',
     );
   }
-  if (Boolean(e.CRYPTOMUS_MERCHANT_ID) !== Boolean(e.CRYPTOMUS_API_KEY)) {
-    throw new ConfigError(
-      'Invalid settings:\n  CRYPTOMUS_MERCHANT_ID and CRYPTOMUS_API_KEY must be set together (or both left unset for the sandbox)',
-    );
-  }
-  const bitcartSet = [e.BITCART_API_URL, e.BITCART_TOKEN, e.BITCART_STORE_ID].filter(Boolean).length;
-  if (bitcartSet !== 0 && bitcartSet !== 3) {
-    throw new ConfigError(
-      'Invalid settings:\n  BITCART_API_URL, BITCART_TOKEN and BITCART_STORE_ID must be set together (or all left unset for the sandbox)',
-    );
-  }
+  assertAllOrNone('Cryptomus', {
+    CRYPTOMUS_MERCHANT_ID: e.CRYPTOMUS_MERCHANT_ID,
+    CRYPTOMUS_API_KEY: e.CRYPTOMUS_API_KEY,
+  });
+  assertAllOrNone('Bitcart', {
+    BITCART_API_URL: e.BITCART_API_URL,
+    BITCART_TOKEN: e.BITCART_TOKEN,
+    BITCART_STORE_ID: e.BITCART_STORE_ID,
+    // Optional (derived from the API URL), but set alone it says someone meant to configure Bitcart.
+    ...(e.BITCART_ADMIN_URL ? { BITCART_ADMIN_URL: e.BITCART_ADMIN_URL } : {}),
+  });
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const roles = new Set(e.ROLES);
   if (!e.DATABASE_URL && roles.size < ROLE_NAMES.length) {
@@ -229,7 +293,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             storeId: e.BITCART_STORE_ID,
           }
         : null,
+    paymentsSandbox: e.PAYMENTS_SANDBOX,
   };
+}
+
+/**
+ * A provider is configured completely or not at all: half its settings would otherwise leave it
+ * silently unavailable (or, before, silently simulated). Names each missing variable.
+ */
+function assertAllOrNone(provider: string, settings: Record<string, string | undefined>): void {
+  const names = Object.keys(settings);
+  const missing = names.filter((name) => !settings[name]);
+  if (missing.length === 0 || missing.length === names.length) {
+    return;
+  }
+  const set = names.filter((name) => settings[name]);
+  const lines = missing.map(
+    (name) =>
+      `  ${name}: must be set, because ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} (${provider} needs ${names.join(', ')}; leave them all unset to turn it off)`,
+  );
+  throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
 }
 
 /** gw.{site host} (SPEC section 9); a local or bare-address site uses its own host, which resolves everywhere. */

@@ -24,6 +24,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GATEWAY_OPEN_PORTS: '70000' })).toThrow(/GATEWAY_OPEN_PORTS/);
   });
 
+  it('trusts reverse proxies by hop count or by address, never blindly', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.1, 10.8.0.0/16 ,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.8.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: must say which proxies to trust: their number \(1 for one reverse proxy\) or their addresses/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1, nginx' })).toThrow(
+      /TRUST_PROXY: must be a number of proxy hops/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('reads extra open ports for development', () => {
     expect(loadConfig({}).gateway.extraOpenPorts).toEqual([]);
     expect(loadConfig({ GATEWAY_OPEN_PORTS: ' 25, 3306 ' }).gateway.extraOpenPorts).toEqual([25, 3306]);
@@ -48,5 +67,37 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://bytegate.example/' }).gateway.host).toBe('gw.bytegate.example');
     expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).gateway.host).toBe('127.0.0.1');
     expect(loadConfig({ GATEWAY_HOST: 'proxy.example' }).gateway.host).toBe('proxy.example');
+  });
+
+  it('reads PAYMENTS_SANDBOX: auto by default, on or off, and stops on anything else', () => {
+    expect(loadConfig({}).paymentsSandbox).toBe('auto');
+    expect(loadConfig({ PAYMENTS_SANDBOX: 'on' }).paymentsSandbox).toBe('on');
+    expect(loadConfig({ PAYMENTS_SANDBOX: 'off' }).paymentsSandbox).toBe('off');
+    expect(() => loadConfig({ PAYMENTS_SANDBOX: 'yes' })).toThrow(
+      /PAYMENTS_SANDBOX: must be auto, on or off/,
+    );
+  });
+
+  it('stops on a half-configured payment provider, naming the missing variable', () => {
+    expect(() => loadConfig({ CRYPTOMUS_MERCHANT_ID: 'merchant' })).toThrow(
+      /CRYPTOMUS_API_KEY: must be set, because CRYPTOMUS_MERCHANT_ID is/,
+    );
+    expect(() => loadConfig({ CRYPTOMUS_API_KEY: 'key' })).toThrow(/CRYPTOMUS_MERCHANT_ID: must be set/);
+    const bitcart = { BITCART_API_URL: 'https://pay.example/api', BITCART_TOKEN: 'token' };
+    expect(() => loadConfig(bitcart)).toThrow(
+      /BITCART_STORE_ID: must be set, because BITCART_API_URL and BITCART_TOKEN are/,
+    );
+    let message = '';
+    try {
+      loadConfig({ BITCART_ADMIN_URL: 'https://pay.example/admin' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/BITCART_API_URL: must be set/);
+    expect(message).toMatch(/BITCART_TOKEN: must be set/);
+    expect(message).toMatch(/BITCART_STORE_ID: must be set/);
+    const complete = loadConfig({ ...bitcart, BITCART_STORE_ID: 'store' });
+    expect(complete.bitcart?.adminUrl).toBe('https://pay.example/admin');
+    expect(complete.cryptomus).toBeNull();
   });
 });

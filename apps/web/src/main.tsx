@@ -4,6 +4,13 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppProviders, routes } from './app.tsx';
 import './styles.css';
 
+// zod compiles fast parsers with `new Function` when it may; our CSP has no 'unsafe-eval', and even
+// zod's probe for it is reported as a violation. Its global config (read from globalThis, so this costs
+// the public pages no zod) turns that off before any form parses.
+const zodConfig = globalThis as typeof globalThis & { __zod_globalConfig?: { jitless?: boolean } };
+zodConfig.__zod_globalConfig ??= {};
+zodConfig.__zod_globalConfig.jitless = true;
+
 const container = document.getElementById('root');
 if (!container) {
   throw new Error('#root is missing from index.html');

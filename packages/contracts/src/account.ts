@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMPANY_MAX_LENGTH } from './constants.ts';
 import { emailField, firstNameField, lastNameField, newPasswordField, passwordInput } from './fields.ts';
 import { messages } from './messages.ts';
+import { text } from './text.ts';
 
 export const changePasswordRequestSchema = z.object({
   currentPassword: passwordInput('Current password'),
@@ -11,7 +12,9 @@ export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 
 /** The change-password form: current, new and confirm required; confirm must match. */
 export const changePasswordFormSchema = changePasswordRequestSchema
-  .extend({ confirmPassword: z.string().min(1, 'Please confirm the new password') })
+  .extend({
+    confirmPassword: text('Password', { isMultiline: true }).min(1, 'Please confirm the new password'),
+  })
   .refine((form) => form.newPassword === form.confirmPassword, {
     message: messages.newPasswordsDontMatch,
     path: ['confirmPassword'],
@@ -28,7 +31,7 @@ export const profileFormSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: emailField,
-  company: z.string().trim().max(COMPANY_MAX_LENGTH).optional(),
+  company: text('Company', { shouldTrim: true }).max(COMPANY_MAX_LENGTH).optional(),
 });
 export type ProfileForm = z.input<typeof profileFormSchema>;
 

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { planIdSchema } from './billing.ts';
+import { text } from './text.ts';
 
 /** How many client addresses one plan may allowlist. */
 export const MAX_ALLOWLIST_ADDRESSES = 20;
 
 export const allowlistMessages = {
   invalidAddress: 'Enter a valid IPv4 or IPv6 address, such as 203.0.113.7 or 2001:db8::7',
-  addressTaken: 'This address is already allowlisted for a proxy plan',
+  notPublic:
+    'Enter a public address: private, loopback, link-local, multicast, reserved and unspecified addresses cannot be the address your requests come from',
+  onOtherPlan: (poolLabel: string) => `This address is already on the allowlist of your ${poolLabel} plan`,
   listFull: `A plan can allowlist at most ${MAX_ALLOWLIST_ADDRESSES} addresses`,
   notListed: 'This address is not on the allowlist',
 } as const;
@@ -53,6 +57,67 @@ function canonicalIpv6(text: string): string {
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
 
+/** IPv4 ranges that are never a client's public address (IANA's special-purpose registry, not global). */
+const NON_PUBLIC_V4: Array<[base: number, bits: number]> = [
+  ['0.0.0.0', 8], // "this network", the unspecified address
+  ['10.0.0.0', 8], // private use
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local
+  ['172.16.0.0', 12], // private use
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
+  ['192.168.0.0', 16], // private use
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, and the broadcast address
+].map(([base, bits]) => [ipv4Number(base as string), bits as number]);
+
+function ipv4Number(text: string): number {
+  return text.split('.').reduce((value, part) => value * 256 + Number(part), 0);
+}
+
+/** IPv6 ranges inside global unicast (2000::/3) that are still not a client's public address. */
+const NON_PUBLIC_V6: Array<[prefix: number[], bits: number]> = [
+  [[0x2001, 0x0db8], 32], // documentation
+  [[0x3fff, 0x0000], 20], // documentation
+  [[0x2001, 0x0002, 0x0000], 48], // benchmarking
+  [[0x2001, 0x0010], 28], // deprecated ORCHID
+];
+
+function inPrefix(groups: number[], prefix: number[], bits: number): boolean {
+  for (let i = 0; i * 16 < bits; i++) {
+    const take = Math.min(16, bits - i * 16);
+    const mask = (0xffff << (16 - take)) & 0xffff;
+    if (((groups[i] ?? 0) & mask) !== ((prefix[i] ?? 0) & mask)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a canonical address (see canonicalIpAddress) can be a client's public address on the
+ * internet: not unspecified, loopback, private, link-local, multicast, documentation or reserved.
+ * IPv6 must be global unicast (2000::/3) outside its documentation and benchmarking ranges.
+ */
+export function isPublicAddress(canonical: string): boolean {
+  if (!canonical.includes(':')) {
+    const value = ipv4Number(canonical);
+    return !NON_PUBLIC_V4.some(
+      ([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)),
+    );
+  }
+  const groups = ipv6Groups(canonical);
+  if (((groups[0] ?? 0) & 0xe000) !== 0x2000) {
+    return false; // outside 2000::/3: unspecified, loopback, ULA, link-local, multicast, mapped, reserved
+  }
+  return !NON_PUBLIC_V6.some(([prefix, bits]) => inPrefix(groups, prefix, bits));
+}
+
 /**
  * The canonical text of an IP address, as the gateway sees a client's: IPv6 compressed and lower-case,
  * IPv4-mapped IPv6 as plain IPv4, IPv4 without leading zeros. Null when it is not an address.
@@ -78,8 +143,7 @@ export function canonicalIpAddress(input: string): string | null {
   return host;
 }
 
-export const allowlistAddressSchema = z
-  .string()
+export const allowlistAddressSchema = text('Address')
   .max(64, allowlistMessages.invalidAddress)
   .transform((value, ctx) => {
     const canonical = canonicalIpAddress(value);
@@ -102,12 +166,12 @@ export const allowlistResponseSchema = z.object({
 export type AllowlistResponse = z.infer<typeof allowlistResponseSchema>;
 
 export const addAllowlistRequestSchema = z.object({
-  subuser_id: z.string().max(64),
+  subuser_id: planIdSchema,
   address: allowlistAddressSchema,
 });
 export type AddAllowlistRequest = z.input<typeof addAllowlistRequestSchema>;
 
 export const removeAllowlistQuerySchema = z.object({
-  subuser_id: z.string().max(64),
+  subuser_id: planIdSchema,
   address: allowlistAddressSchema,
 });

@@ -9,6 +9,8 @@ import {
   recaptchaTokenField,
 } from './fields.ts';
 import { messages } from './messages.ts';
+import { text } from './text.ts';
+import { paymentProviderModeSchema } from './topup.ts';
 
 /** The user as the client keeps it (SPEC section 3); balance in dollars, computed from integer cents. */
 export const userSchema = z.object({
@@ -20,6 +22,14 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/**
+ * How a sign-in is carried: `token` (the default, for programmatic clients) answers a bearer token;
+ * `cookie` (the web app) sets an httpOnly session cookie instead and answers the CSRF token that
+ * state-changing requests on that cookie must send as `X-CSRF-Token`. The token never reaches scripts.
+ */
+export const sessionModeField = z.enum(['token', 'cookie']).optional();
+export type SessionMode = z.infer<typeof sessionModeField>;
+
 export const signupRequestSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
@@ -27,6 +37,7 @@ export const signupRequestSchema = z.object({
   password: newPasswordField(),
   company: companyField,
   recaptchaToken: recaptchaTokenField,
+  session: sessionModeField,
 });
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 
@@ -35,8 +46,8 @@ export type SignupRequest = z.input<typeof signupRequestSchema>;
  * ('Passwords do not match', and nothing is sent).
  */
 export const signupFormSchema = signupRequestSchema
-  .omit({ recaptchaToken: true })
-  .extend({ confirmPassword: z.string() })
+  .omit({ recaptchaToken: true, session: true })
+  .extend({ confirmPassword: text('Password', { isMultiline: true }) })
   .refine((form) => form.password === form.confirmPassword, {
     message: messages.passwordsDoNotMatch,
     path: ['confirmPassword'],
@@ -47,19 +58,33 @@ export const loginRequestSchema = z.object({
   email: emailField,
   password: passwordInput(),
   recaptchaToken: recaptchaTokenField,
+  session: sessionModeField,
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
-export const loginFormSchema = loginRequestSchema.omit({ recaptchaToken: true });
+export const loginFormSchema = loginRequestSchema.omit({ recaptchaToken: true, session: true });
 export type LoginForm = z.input<typeof loginFormSchema>;
 
+/** A bearer-token sign-in (`session` left out or `token`). */
 export const authResponseSchema = z.object({
   token: z.string(),
   user: userSchema,
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
-export const meResponseSchema = z.object({ user: userSchema });
+/** A cookie sign-in (`session: 'cookie'`): the session is in the httpOnly cookie, never in the body. */
+export const cookieAuthResponseSchema = z.object({
+  user: userSchema,
+  /** Sent back as `X-CSRF-Token` with every POST, PUT, PATCH and DELETE on this session. */
+  csrfToken: z.string(),
+});
+export type CookieAuthResponse = z.infer<typeof cookieAuthResponseSchema>;
+
+export const meResponseSchema = z.object({
+  user: userSchema,
+  /** On a cookie session: the CSRF token its state-changing requests send (a reloaded page asks here). */
+  csrfToken: z.string().optional(),
+});
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
 export const okResponseSchema = z.object({ success: z.literal(true) });
@@ -68,8 +93,10 @@ export type OkResponse = z.infer<typeof okResponseSchema>;
 /** Public settings the web app needs before sign-in. */
 export const publicConfigSchema = z.object({
   recaptchaSiteKey: z.string().nullable(),
-  /** True while a payment provider runs its built-in sandbox: the UI marks top-ups as test mode. */
+  /** True while a payment provider runs its built-in sandbox: the UI shows a test-mode banner. */
   paymentsSandbox: z.boolean(),
+  /** How each payment provider runs; an unavailable one has its payment button disabled. */
+  paymentProviders: z.object({ cryptomus: paymentProviderModeSchema, bitcart: paymentProviderModeSchema }),
   /** Where customers point their tools: the gateway's host name, address and ports. */
   gateway: z.object({
     host: z.string(),

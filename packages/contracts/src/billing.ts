@@ -7,6 +7,7 @@ import {
   type PoolType,
   PRICE_PER_GB_CENTS,
 } from './constants.ts';
+import { text } from './text.ts';
 
 export const poolTypeSchema = z.enum(POOL_TYPES, {
   error: `Pool type must be one of ${POOL_TYPES.join(', ')}`,
@@ -28,15 +29,19 @@ export const purchaseQuantitySchema = z
   .max(MAX_PURCHASE_GB, `The maximum purchase is ${MAX_PURCHASE_GB.toLocaleString('en-US')} GB`);
 
 export const purchasePlanRequestSchema = z.object({
-  label: z
-    .string()
-    .trim()
+  label: text('Label', { shouldTrim: true })
     .max(PLAN_LABEL_MAX_LENGTH, `Label must be at most ${PLAN_LABEL_MAX_LENGTH} characters`)
     .optional(),
   pool_type: poolTypeSchema,
   default_pool_parameters: z.object({ quantity: purchaseQuantitySchema }),
 });
 export type PurchasePlanRequest = z.input<typeof purchasePlanRequestSchema>;
+
+/** A plan's id (`subuser_id`) as a request names it; an unknown one is a 404. */
+export const planIdSchema = text('Plan id').max(64);
+
+/** An order's number as a request names it (ORD-…); an unknown one is a 404. */
+export const orderIdSchema = text('Order id').max(32);
 
 /** A plan as the API answers it (SPEC section 3): balance is the traffic left, in bytes. */
 export const planSchema = z.object({
@@ -57,7 +62,8 @@ export const planSchema = z.object({
 });
 export type Plan = z.infer<typeof planSchema>;
 
-export const orderStatusSchema = z.enum(['completed', 'pending', 'failed']);
+/** `review`: a top-up paid short without a USD figure, held for a person to check (shown "Under review"). */
+export const orderStatusSchema = z.enum(['completed', 'pending', 'failed', 'review']);
 
 export const orderSchema = z.object({
   orderId: z.string(),

@@ -6,7 +6,7 @@
 export const errorCatalogue = {
   /** The body, query or params failed validation; `error` names the first problem. */
   VALIDATION_FAILED: 400,
-  /** The body is not JSON, or not the content type the route takes. */
+  /** The body is not JSON, not the content type the route takes, or nested deeper than 32 levels. */
   INVALID_BODY: 400,
   /** The balance does not cover a purchase; the body adds `required` and `current` (dollars). */
   INSUFFICIENT_BALANCE: 400,
@@ -20,13 +20,18 @@ export const errorCatalogue = {
   WRONG_PASSWORD: 403,
   /** The bot check token is invalid, expired, for another action or site, or scored too low. */
   RECAPTCHA_FAILED: 403,
+  /**
+   * A state-changing request on a cookie session came without its CSRF token (`X-CSRF-Token`), with
+   * another session's, or from another site.
+   */
+  CSRF_FAILED: 403,
   /** The signed-in user may not do this. */
   FORBIDDEN: 403,
   /** No such route or resource (another user's resource is also a 404). */
   NOT_FOUND: 404,
   /** An account with this email already exists. */
   EMAIL_TAKEN: 409,
-  /** The address is already on a plan's allowlist (this one or another: one address, one plan). */
+  /** The address is already on the allowlist of one of the customer's own plans (one address, one plan). */
   ALLOWLIST_ADDRESS_TAKEN: 409,
   /** The plan's allowlist holds the most addresses it may. */
   ALLOWLIST_FULL: 409,
@@ -38,6 +43,15 @@ export const errorCatalogue = {
   INTERNAL_ERROR: 500,
   /** A dependency (the bot check service) could not be reached. */
   UPSTREAM_UNAVAILABLE: 503,
+  /**
+   * This payment provider is not set up on this server (no credentials, and no sandbox may stand in for
+   * it beside a real provider); pay with the other one.
+   */
+  PAYMENT_PROVIDER_UNAVAILABLE: 503,
+  /** The database cannot be reached right now (an outage); `Retry-After` says when to try again. */
+  DATABASE_UNAVAILABLE: 503,
+  /** The server has more password checks queued than it takes at once; `Retry-After` says when to retry. */
+  SERVER_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { poolTypeSchema } from './billing.ts';
+import { text } from './text.ts';
 
 // A plan's saved targeting (SPEC sections 3 and 5): the default of every connection through it, which
 // the parameters of a proxy login override per connection. The rules below run in the form and on the
@@ -216,23 +217,24 @@ export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
   };
 }
 
-const listInput = z.union([
-  z.string().max(20_000),
-  z.array(z.union([z.string().max(200), z.number()])).max(1000),
-]);
+/** A list as text or as an array; `label` names the setting in a refusal. */
+const listInput = (label: string) =>
+  z
+    .union([text(label).max(20_000), z.array(z.union([text(label).max(200), z.number()])).max(1000)])
+    .optional();
 
 /** PUT /api/proxy-settings: every field of SPEC section 3 plus pool_type; the rules run after parsing. */
 export const saveProxySettingsRequestSchema = z.object({
   pool_type: poolTypeSchema,
-  countries: listInput.optional(),
-  states: listInput.optional(),
-  cities: listInput.optional(),
-  zipcodes: listInput.optional(),
-  asns: listInput.optional(),
-  exclude_countries: listInput.optional(),
-  exclude_asn: listInput.optional(),
+  countries: listInput('Countries'),
+  states: listInput('States'),
+  cities: listInput('Cities'),
+  zipcodes: listInput('ZIP codes'),
+  asns: listInput('ASNs'),
+  exclude_countries: listInput('Excluded countries'),
+  exclude_asn: listInput('Excluded ASNs'),
   anonymous_filter: z.boolean().optional(),
-  rotation_interval: z.union([z.number(), z.string().max(20)]).optional(),
+  rotation_interval: z.union([z.number(), text('Rotation interval').max(20)]).optional(),
 });
 
 export const proxySettingsSchema = z.object({
@@ -255,11 +257,11 @@ export const proxySettingsQuerySchema = z.object({ pool_type: poolTypeSchema });
 /** POST /api/proxy-settings/{countries|states|asns|zipcodes}: the other fields narrow the list. */
 export const geoOptionsRequestSchema = z.object({
   pool_type: poolTypeSchema,
-  countries: listInput.optional(),
-  states: listInput.optional(),
-  cities: listInput.optional(),
-  zipcodes: listInput.optional(),
-  asns: listInput.optional(),
+  countries: listInput('Countries'),
+  states: listInput('States'),
+  cities: listInput('Cities'),
+  zipcodes: listInput('ZIP codes'),
+  asns: listInput('ASNs'),
 });
 
 export const geoOptionSchema = z.object({ code: z.string(), name: z.string() });

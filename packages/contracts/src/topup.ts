@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_TOPUP_CENTS, MIN_TOPUP_CENTS } from './constants.ts';
+import { text } from './text.ts';
 
 export const topupMessages = {
   invalidAmount: 'Please enter a valid amount',
@@ -8,14 +9,25 @@ export const topupMessages = {
   failed: 'Payment processing failed. Please try again.',
   success: 'Payment successful',
   failure: 'Payment failed',
+  /** A provider this server does not run (README, "Payments in production"). */
+  providerUnavailable: (provider: string) =>
+    `Payments with ${provider} are not available right now. Please use another payment method.`,
+  /** A partial payment without a USD figure: support checks it by hand before anything is credited. */
+  underReview:
+    'Your payment arrived short and is under review. We credit it once it is checked; no need to pay again.',
+  testMode: 'Test mode: payments are simulated',
 } as const;
+
+/** How the server runs a provider: its real API, the built-in sandbox, or not at all. */
+export const paymentProviderModeSchema = z.enum(['live', 'sandbox', 'unavailable']);
+export type PaymentProviderMode = z.infer<typeof paymentProviderModeSchema>;
 
 /**
  * A top-up amount as typed: digits with an optional decimal point and at most two decimals
  * (SPEC section 5), at least $5.00. Answers integer cents.
  */
 export const topupAmountSchema = z
-  .union([z.string(), z.number()], { error: topupMessages.invalidAmount })
+  .union([text('Amount'), z.number()], { error: topupMessages.invalidAmount })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? String(value) : value.trim();
     const match = /^(\d{1,9})(?:\.(\d{0,2}))?$/.exec(text);
@@ -38,7 +50,7 @@ export const topupAmountSchema = z
 export const createTopupRequestSchema = z.object({
   amount: topupAmountSchema,
   /** The coin the customer prefers, passed to the provider's checkout where it supports it. */
-  paymentMethod: z.string().trim().max(32).optional(),
+  paymentMethod: text('Payment method', { shouldTrim: true }).max(32).optional(),
 });
 export type CreateTopupRequest = z.input<typeof createTopupRequestSchema>;
 
@@ -55,8 +67,8 @@ export const topupStatusResponseSchema = z.object({
   orderId: z.string(),
   /** The provider's own status word: lower-case for Cryptomus, upper-case for Bitcart (SPEC section 4). */
   status: z.string(),
-  /** Our order state: completed, pending or failed. */
-  orderStatus: z.enum(['completed', 'pending', 'failed']),
+  /** Our order state: completed, pending, failed, or review (a partial payment checked by hand). */
+  orderStatus: z.enum(['completed', 'pending', 'failed', 'review']),
   balance: z.number(),
 });
 export type TopupStatusResponse = z.infer<typeof topupStatusResponseSchema>;

@@ -35,11 +35,24 @@ export interface CreateDbOptions {
   dataDir?: string | null;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** How long opening a PostgreSQL connection may take before it fails (default 5 s). */
+  connectTimeoutMs?: number;
+  /** How long one query may wait for its answer before it fails (default 10 s). */
+  queryTimeoutMs?: number;
 }
 
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // Bounded waits: when the database or the network to it stops answering, a query fails within
+    // seconds (the API answers 503, the gateway keeps its usage for the next flush) instead of hanging
+    // on a dead connection; the pool drops such a connection and opens a new one when it can.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      query_timeout: options.queryTimeoutMs ?? 10_000,
+      keepAlive: true,
+    });
     // An idle connection that drops (a database restart, an administrator's kill) is discarded by the
     // pool and the next query opens a new one; unheard, the pool's 'error' event would end the process.
     pool.on('error', () => undefined);

@@ -8,6 +8,7 @@ import {
   withSavedTargeting,
 } from './routing/username.ts';
 import type { GatewayStore, PlanAccess, SavedTargeting } from './store.ts';
+import type { PendingConnections } from './tunnel/pending-connections.ts';
 import type { ThreadLimits } from './tunnel/thread-limits.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -40,11 +41,31 @@ function samePassword(given: string, expected: string): boolean {
 const threadSlots = new WeakMap<Socket, { planId: string; release: () => void }>();
 
 /**
+ * How each client connection got in: with a password (as the plan had it then), or by its address on
+ * the plan's allowlist. A connection whose way in is gone (the password changed, the address left the
+ * allowlist) is closed by the gateway's sampler.
+ */
+const admittedAs = new WeakMap<Socket, { planId: string; password: string | null }>();
+
+/** Whether a connection may go on: its plan still lets it in the way it came in. */
+export function isStillAdmitted(store: GatewayStore, socket: Socket, plan: PlanAccess): boolean {
+  const way = admittedAs.get(socket);
+  if (!way || way.planId !== plan.planId) {
+    return true;
+  }
+  if (way.password !== null) {
+    return way.password === plan.password;
+  }
+  const address = socket.remoteAddress;
+  return address !== undefined && store.getPlanByAddress(address)?.planId === plan.planId;
+}
+
+/**
  * Who is asking and may they: credentials (or the client address on an allowlist), the username's
  * targeting, traffic left, and a thread slot held for as long as the client connection lives.
  */
 export function admit(
-  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
+  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter; pending?: PendingConnections },
   credentials: { username: string; password: string } | null,
   socket: Socket,
   stickyPort?: number,
@@ -67,11 +88,22 @@ export function admit(
   } else {
     plan = socket.remoteAddress ? deps.store.getPlanByAddress(socket.remoteAddress) : undefined;
     if (!plan) {
-      throw new GatewayError('NO_USER', 'Proxy authentication required');
+      const isShared =
+        socket.remoteAddress !== undefined && deps.store.isSharedAddress?.(socket.remoteAddress);
+      throw new GatewayError(
+        'NO_USER',
+        isShared
+          ? 'More than one account allowlists this address: send the proxy login and password'
+          : 'Proxy authentication required',
+      );
     }
     targeting = withSavedTargeting({ login: plan.login, params: {}, hasGeo: false }, plan.saved);
   }
-  return checkPlan(deps, plan, targeting, socket);
+  const admitted = checkPlan(deps, plan, targeting, socket);
+  admittedAs.set(socket, { planId: plan.planId, password: credentials ? plan.password : null });
+  // Authenticated: from here the plan's thread limit bounds the connection, not the pre-auth caps.
+  deps.pending?.leave(socket);
+  return admitted;
 }
 
 /** What is checked on every request, even when the identity is known: plan state, traffic, a thread. */
@@ -84,7 +116,7 @@ function checkPlan(
   if (!plan.isActive) {
     throw new GatewayError('NO_USER', 'This proxy plan is not active');
   }
-  if (plan.trafficLeftBytes - deps.meter.pendingBilledBytes(plan.planId) <= 0) {
+  if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
     throw new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
   }
   const held = threadSlots.get(socket);

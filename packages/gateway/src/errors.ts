@@ -47,6 +47,19 @@ export const gatewayErrors = {
   },
   /** The request is not a proxy request the gateway understands. */
   BAD_REQUEST: { status: 400, proxyStatus: 'http_request_error', socks: { stage: 'request', rep: 0x07 } },
+  /** The request head is over 16 KiB (however it arrived). */
+  HEAD_TOO_LARGE: { status: 431, proxyStatus: 'http_request_error', socks: { stage: 'request', rep: 0x01 } },
+  /**
+   * Too many connections from this client address have not finished authenticating; `Retry-After`
+   * says when to try again.
+   */
+  TOO_MANY_CONNECTIONS: {
+    status: 429,
+    proxyStatus: 'connection_limit_reached',
+    socks: { stage: 'auth' },
+  },
+  /** The gateway is shedding load: new connections get this at once; `Retry-After` says when to retry. */
+  OVERLOADED: { status: 503, proxyStatus: 'connection_limit_reached', socks: { stage: 'auth' } },
 } as const;
 
 export type GatewayErrorCode = keyof typeof gatewayErrors;

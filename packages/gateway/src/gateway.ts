@@ -1,19 +1,28 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { isStillAdmitted } from './admission.ts';
 import { TargetPool } from './http1/target-pool.ts';
 import { type HttpProxyDeps, handleHttpConnection } from './listeners/http-proxy.ts';
 import { handleSocks5 } from './listeners/socks5.ts';
 import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
+import { errorReply } from './replies.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
-import type { GatewayStore } from './store.ts';
+import type { GatewayStore, PlanAccess } from './store.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
+import {
+  DEFAULT_PENDING_LIMITS,
+  PendingConnections,
+  type PendingLimits,
+  type PendingRefusal,
+} from './tunnel/pending-connections.ts';
 import { ThreadLimits } from './tunnel/thread-limits.ts';
 import { UsageMeter } from './tunnel/usage-meter.ts';
 
 /**
- * How often open connections are metered and checked against the plan's traffic. A plan that runs out
- * mid-connection is cut within this interval: its overdraft is at most what its open connections carry
- * in 250 ms, and that overdraft is billed.
+ * How often open connections are metered (billed as they go) and checked: a plan that was deactivated,
+ * changed its password or lost an allowlisted address closes its connections within this interval of
+ * the store learning of it. Traffic does not wait for it: relays forward only out of traffic granted
+ * ahead (UsageMeter.allow), so a plan stops at its limit at any speed.
  */
 export const SAMPLE_EVERY_MS = 250;
 
@@ -43,6 +52,33 @@ export interface GatewaySettings {
   exitConnectTimeoutMs?: number;
   /** The clock sticky windows are measured on (tests move it instead of waiting minutes). */
   now?: () => number;
+  /** Caps and deadline for connections that have not authenticated (DEFAULT_PENDING_LIMITS). */
+  pendingLimits?: Partial<PendingLimits>;
+}
+
+/** The kernel's queue of connections not yet accepted (Node's default is 511; Linux caps it at somaxconn). */
+const LISTEN_BACKLOG = 4096;
+/** What a refused connection is told to wait before trying again. */
+const RETRY_AFTER_SECONDS = 1;
+
+const PENDING_MESSAGES: Record<PendingRefusal, string> = {
+  TOO_MANY_CONNECTIONS: 'Too many connections from your address are still authenticating; retry shortly',
+  OVERLOADED: 'The gateway is busy; retry shortly',
+};
+
+/**
+ * Turns a connection away before reading it, in the protocol of its port: an HTTP refusal with
+ * Retry-After, or a SOCKS5 "no acceptable method" (the answer to any greeting).
+ */
+function turnAway(socket: Socket, refusal: PendingRefusal, protocol: 'http' | 'socks5'): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    protocol === 'http'
+      ? errorReply(refusal, PENDING_MESSAGES[refusal], RETRY_AFTER_SECONDS)
+      : Buffer.from([0x05, 0xff]),
+  );
+  // Whatever the client still sends is not read; the socket is gone within a second either way.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 export interface ListeningPorts {
@@ -54,6 +90,7 @@ export interface ListeningPorts {
 export interface Gateway {
   meter: UsageMeter;
   threads: ThreadLimits;
+  pending: PendingConnections;
   /** Starts the listeners; answers the ports they really got. */
   listen(): Promise<ListeningPorts>;
   close(): Promise<void>;
@@ -62,7 +99,7 @@ export interface Gateway {
 function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve((server.address() as AddressInfo).port);
     });
@@ -82,8 +119,9 @@ function createTrackedServer(onSocket: (socket: Socket) => void): { server: Serv
 
 /** The proxy engine: listeners over one store, one meter and one set of thread limits. */
 export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
-  const meter = new UsageMeter();
+  const meter = new UsageMeter((planId) => store.getPlanById(planId)?.trafficLeftBytes);
   const threads = new ThreadLimits();
+  const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
   const sticky = settings.stickyPorts;
   const deps: HttpProxyDeps = {
     store,
@@ -98,23 +136,45 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
     exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
     targetPool: new TargetPool(),
+    pending,
     stickyPortOf: (socket) => {
       const port = socket.localPort;
       return sticky && port !== undefined && port >= sticky.first && port <= sticky.last ? port : undefined;
     },
   };
-  const http = createTrackedServer((socket) => handleHttpConnection(deps, socket));
+  const http = createTrackedServer((socket) => {
+    const refusal = pending.enter(socket);
+    if (refusal) {
+      turnAway(socket, refusal, 'http');
+    } else {
+      handleHttpConnection(deps, socket);
+    }
+  });
   const tcpServers: Array<{ server: Server; sockets: Set<Socket> }> = [];
   if (settings.socksPort !== undefined) {
-    tcpServers.push(createTrackedServer((socket) => void handleSocks5(deps, socket)));
+    tcpServers.push(
+      createTrackedServer((socket) => {
+        const refusal = pending.enter(socket);
+        if (refusal) {
+          turnAway(socket, refusal, 'socks5');
+        } else {
+          void handleSocks5(deps, socket);
+        }
+      }),
+    );
   }
   // A sticky port speaks both protocols: a SOCKS5 greeting starts with 0x05, an HTTP request never does.
   const stickyServers = sticky
     ? Array.from({ length: sticky.last - sticky.first + 1 }, () =>
         createTrackedServer((socket) => {
+          const refusal = pending.enter(socket);
           socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
           socket.once('data', (first: Buffer) => {
             socket.setTimeout(0);
+            if (refusal) {
+              turnAway(socket, refusal, first[0] === 0x05 ? 'socks5' : 'http');
+              return;
+            }
             socket.pause();
             socket.unshift(first);
             if (first[0] === 0x05) {
@@ -167,6 +227,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   return {
     meter,
     threads,
+    pending,
     async listen() {
       let ports: ListeningPorts;
       try {
@@ -178,7 +239,18 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       }
       sampler = setInterval(() => {
         meter.sampleOpen();
-        meter.enforceTraffic((planId) => store.getPlanById(planId)?.trafficLeftBytes);
+        // A plan that ran out, was deactivated (a deleted account) or changed its password ends its
+        // open connections here: within this interval of the store learning of it.
+        const isPlanLive = new Map<string, boolean>();
+        meter.closeWhere((planId, socket) => {
+          const plan = store.getPlanById(planId);
+          let isLive = isPlanLive.get(planId);
+          if (isLive === undefined) {
+            isLive = plan?.isActive === true && plan.trafficLeftBytes - meter.pendingBilledBytes(planId) > 0;
+            isPlanLive.set(planId, isLive);
+          }
+          return !isLive || !isStillAdmitted(store, socket, plan as PlanAccess);
+        });
       }, SAMPLE_EVERY_MS);
       sampler.unref();
       return ports;

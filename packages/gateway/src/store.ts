@@ -65,6 +65,11 @@ export interface GatewayStore {
   getPlanById(planId: string): PlanAccess | undefined;
   /** The plan a client address is allowlisted for. */
   getPlanByAddress(address: string): PlanAccess | undefined;
+  /**
+   * Whether more than one customer lists this address and none of them proved it theirs: it opens no
+   * plan without credentials, and the refusal says so.
+   */
+  isSharedAddress?(address: string): boolean;
   listExits(poolType: PoolType): readonly Exit[];
 }
 
@@ -79,6 +84,12 @@ export class InMemoryGatewayStore implements GatewayStore {
     for (const address of allowlist) {
       this.plansByAddress.set(address, plan);
     }
+    return this;
+  }
+
+  /** Takes an address off the allowlist it is on. */
+  removeAddress(address: string): this {
+    this.plansByAddress.delete(address);
     return this;
   }
 

@@ -1,25 +1,34 @@
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { buildApp } from '../http/app.ts';
+import { prunePaymentEvents } from '../jobs/prune-payment-events.ts';
 import { pruneSessions } from '../jobs/prune-sessions.ts';
 import { pruneUsage } from '../jobs/prune-usage.ts';
 import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openDatabase } from './open-database.ts';
+import { paymentsBannerLine } from './payments-banner.ts';
 
 /** `bytegate start`: migrates, then serves the web app and the API, runs the proxy gateway and the jobs. */
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, db: database.db });
-  const ctx = { config, db: database.db };
+  const ctx = { config, db: database.db, log: app.log };
   let gateway: RunningGateway | null = null;
   const stopJobs = config.roles.has('jobs')
     ? startJobs(
         [
           { name: 'prune-sessions', everyMs: 60 * 60 * 1000, run: () => pruneSessions(ctx) },
           { name: 'prune-usage', everyMs: 60 * 60 * 1000, run: () => pruneUsage(ctx) },
+          {
+            name: 'prune-payment-events',
+            everyMs: 60 * 60 * 1000,
+            run: async () => {
+              await prunePaymentEvents(ctx);
+            },
+          },
           {
             name: 'reconcile-topups',
             everyMs: 60 * 1000,
@@ -70,6 +79,6 @@ export async function start(config: Config): Promise<void> {
       ].join('')
     : '';
   console.log(
-    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n`,
+    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n  ${paymentsBannerLine(app.payments.modes)}\n`,
   );
 }

@@ -2,6 +2,7 @@ import type { Database } from '@bytegate/db';
 import {
   applyMeteredUsage,
   getInventoryVersion,
+  isUsageFlushApplied,
   listActiveExits,
   listAllowlist,
   listPlansForGateway,
@@ -28,6 +29,7 @@ export class DbGatewayStore implements GatewayStore {
   private readonly plansById = new Map<string, PlanAccess>();
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private plansByAddress = new Map<string, PlanAccess>();
+  private sharedAddresses = new Set<string>();
   private exitsByPool = new Map<PoolType, Exit[]>();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
@@ -46,6 +48,10 @@ export class DbGatewayStore implements GatewayStore {
 
   getPlanByAddress(address: string): PlanAccess | undefined {
     return this.plansByAddress.get(address.replace(/^::ffff:/, ''));
+  }
+
+  isSharedAddress(address: string): boolean {
+    return this.sharedAddresses.has(address.replace(/^::ffff:/, ''));
   }
 
   listExits(poolType: PoolType): readonly Exit[] {
@@ -101,13 +107,8 @@ export class DbGatewayStore implements GatewayStore {
         this.plansSeenUntil = row.updatedAt;
       }
     }
-    const byAddress = new Map<string, PlanAccess>();
-    for (const entry of await listAllowlist(this.db)) {
-      const plan = this.plansById.get(entry.planId);
-      if (plan) {
-        byAddress.set(entry.address, plan);
-      }
-    }
+    const { byAddress, shared } = resolveAllowlist(await listAllowlist(this.db), this.plansById);
+    this.sharedAddresses = shared;
     this.plansByAddress = byAddress;
     // The inventory can hold 100,000 exits: it is read again only when a write moved its version.
     const version = await getInventoryVersion(this.db);
@@ -142,8 +143,12 @@ export class DbGatewayStore implements GatewayStore {
     this.exitsVersion = version;
   }
 
-  /** Writes one drain of the meter in one transaction: traffic used, hourly buckets, errors and hosts. */
-  async flush(usage: Map<string, PlanUsage>, now = new Date()): Promise<void> {
+  /**
+   * Writes one drain of the meter in one transaction, under its id: traffic used, hourly buckets, errors
+   * and hosts. A failure may still have committed (the answer to COMMIT was lost): `wasFlushApplied`
+   * tells, before the usage is sent again.
+   */
+  async flush(usage: Map<string, PlanUsage>, flushId: string, now = new Date()): Promise<void> {
     if (usage.size === 0) {
       return;
     }
@@ -160,13 +165,60 @@ export class DbGatewayStore implements GatewayStore {
       errorsByCode: totals.errorsByCode,
       hostBytes: totals.hostBytes,
     }));
-    await this.db.transaction((tx) => applyMeteredUsage(tx, { bucketStart, dayStart, usage: entries }));
-    // What was just written is no longer "pending" in the meter: lower the cached traffic left now.
-    for (const entry of entries) {
-      const plan = this.plansById.get(entry.planId);
+    await this.db.transaction((tx) =>
+      applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
+    );
+    this.noteApplied(usage);
+  }
+
+  /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
+  wasFlushApplied(flushId: string): Promise<boolean> {
+    return isUsageFlushApplied(this.db, { flushId });
+  }
+
+  /** Usage now in the database is no longer "pending" in the meter: lower the cached traffic left. */
+  noteApplied(usage: Map<string, PlanUsage>): void {
+    for (const [planId, totals] of usage) {
+      const plan = this.plansById.get(planId);
       if (plan) {
-        plan.trafficLeftBytes -= entry.billedBytes;
+        plan.trafficLeftBytes -= totals.bytes + totals.extraBytes;
       }
     }
   }
+}
+
+/**
+ * Which plan each allowlisted address opens. An address one plan lists is that plan's. An address
+ * listed by several customers opens the one plan whose entry is verified (added from that address),
+ * and no plan when none or more than one is: letting it in would bill one customer for another's
+ * traffic, so it must bring credentials (`shared` lists those, for the refusal to say why).
+ */
+export function resolveAllowlist(
+  entries: ReadonlyArray<{ address: string; planId: string; isVerified: boolean }>,
+  plansById: ReadonlyMap<string, PlanAccess>,
+): { byAddress: Map<string, PlanAccess>; shared: Set<string> } {
+  const grouped = new Map<string, Array<{ plan: PlanAccess; isVerified: boolean }>>();
+  for (const entry of entries) {
+    const plan = plansById.get(entry.planId);
+    if (plan) {
+      const list = grouped.get(entry.address) ?? [];
+      list.push({ plan, isVerified: entry.isVerified });
+      grouped.set(entry.address, list);
+    }
+  }
+  const byAddress = new Map<string, PlanAccess>();
+  const shared = new Set<string>();
+  for (const [address, all] of grouped) {
+    // A deactivated plan (a deleted account) holds on to nothing while an active one lists the address.
+    const active = all.filter((entry) => entry.plan.isActive);
+    const listed = active.length > 0 ? active : all;
+    const verified = listed.filter((entry) => entry.isVerified);
+    const chosen = listed.length === 1 ? listed[0] : verified.length === 1 ? verified[0] : undefined;
+    if (chosen) {
+      byAddress.set(address, chosen.plan);
+    } else {
+      shared.add(address);
+    }
+  }
+  return { byAddress, shared };
 }

@@ -5,14 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createExits } from '@bytegate/db/queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adjustBalance } from '../services/billing/adjust-balance.ts';
-import {
-  createUserViaApi,
-  freePort,
-  queryRows,
-  startTestServer,
-  type TestServer,
-} from '../testing/test-server.ts';
+import { buyDatacenterPlan } from '../testing/gateway-fixture.ts';
+import { freePort, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -112,17 +106,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a gateway killed mid-transfer (Po
         },
       ],
     });
-    const user = await createUserViaApi(server);
-    await adjustBalance(
-      { db: server.database.db, config: server.config },
-      { email: user.email, amountCents: 10_00, reason: 'test credit' },
-    );
-    const bought = await server.request<{ plan: { subUserId: string; login: string; password: string } }>(
-      'POST',
-      '/api/subuser/create',
-      { token: user.token, body: { pool_type: 'datacenter', default_pool_parameters: { quantity: 5 } } },
-    );
-    ({ subUserId: planId, login, password } = bought.body.plan);
+    ({ planId, login, password } = await buyDatacenterPlan(server));
 
     gatewayPort = await freePort();
     env = {

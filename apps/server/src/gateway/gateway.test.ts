@@ -2,61 +2,29 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { createExits } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeUnblocks } from '../services/accounts/unblocks.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
-import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
-import { type RunningGateway, runGateway } from './run-gateway.ts';
+import { type GatewayFixture, startGatewayFixture, within } from '../testing/gateway-fixture.ts';
+import { createUserViaApi, queryRows, type TestServer } from '../testing/test-server.ts';
+import type { RunningGateway } from './run-gateway.ts';
 
 const run = promisify(execFile);
 
 describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind) => {
+  let fixture: GatewayFixture;
   let server: TestServer;
-  let origin: Server;
   let originPort: number;
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    origin = createServer((request, response) => {
-      const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
-      response.end(size > 0 ? Buffer.alloc(size, 98) : `from ${request.socket.remoteAddress}`);
-    });
-    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-    originPort = (origin.address() as AddressInfo).port;
-    server = await startTestServer(kind);
-    server.config.gateway.allowPrivateTargets = true;
-    await createExits(server.database.db, {
-      exits: [
-        {
-          name: 'US loopback',
-          kind: 'direct',
-          poolType: 'datacenter',
-          localAddress: '127.0.0.2',
-          country: 'US',
-        },
-        {
-          name: 'DE loopback',
-          kind: 'direct',
-          poolType: 'datacenter',
-          localAddress: '127.0.0.3',
-          country: 'DE',
-        },
-      ],
-    });
-    gateway = await runGateway(server.config, server.database.db, console, {
-      httpPort: 0,
-      socksPort: null,
-      stickyPorts: null,
-      host: '127.0.0.1',
-      openPorts: new Set([originPort]),
-    });
+    fixture = await startGatewayFixture(kind);
+    ({ server, gateway } = fixture);
+    originPort = Number(new URL(fixture.originUrl).port);
   });
   afterAll(async () => {
-    await gateway?.stop();
-    await server?.close();
-    await new Promise((resolve) => origin?.close(resolve));
+    await fixture?.close();
   });
 
   async function curlThrough(login: string, password: string, path = '/') {
@@ -74,18 +42,6 @@ describe.each(testDatabaseKinds())('the gateway over the database on %s', (kind)
       .split(' ')
       .map(Number);
     return { body: stdout.slice(0, cut), status, bytes: (request ?? 0) + (header ?? 0) + (download ?? 0) };
-  }
-
-  /** Polls until the gateway answers as expected; answers how long it took. */
-  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) {
-        throw new Error(`not within ${ms} ms`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return Date.now() - started;
   }
 
   it('serves a plan bought through the API within 2 s, bills it to the byte, and shows it in usage', async () => {

@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from '@bytegate/db';
-import { createGateway, DEFAULT_OPEN_PORTS, type ListeningPorts, type PortRange } from '@bytegate/gateway';
+import {
+  createGateway,
+  DEFAULT_OPEN_PORTS,
+  type ListeningPorts,
+  type PlanUsage,
+  type PortRange,
+} from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DbGatewayStore } from './db-gateway-store.ts';
@@ -17,13 +24,16 @@ export interface RunningGateway extends ListeningPorts {
 
 /**
  * Runs the proxy engine over the database: refreshes its view of plans, allowlists and exits every
- * second, and flushes metering every second in one transaction. A failed flush puts the usage back
- * into the meter, so it is written by the next one: nothing is lost and nothing is billed twice.
+ * second, and flushes metering every second in one transaction. While the database is unreachable the
+ * engine keeps serving from what it has cached, and metering piles up in memory (still counted against
+ * each plan's traffic). A failed flush puts its usage back into the meter; because a failure can hide a
+ * commit whose answer was lost, the next flush first asks whether that one was applied after all (by
+ * its id) and, if so, takes its usage back out: nothing is lost and nothing is billed twice.
  */
 export async function runGateway(
   config: Config,
   db: Database,
-  log: Pick<FastifyBaseLogger, 'error'>,
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   overrides: {
     httpPort?: number;
     /** null runs no SOCKS5 listener; 0 picks a free port. */
@@ -48,16 +58,33 @@ export async function runGateway(
   const ports = await gateway.listen();
 
   let isFlushing = false;
+  /** The last flush that failed: its usage is back in the meter, its fate in the database unknown. */
+  let unsettled: { flushId: string; usage: Map<string, PlanUsage> } | null = null;
   const flush = async () => {
     if (isFlushing) {
       return;
     }
     isFlushing = true;
-    const usage = gateway.meter.drain();
     try {
-      await store.flush(usage);
+      if (unsettled) {
+        if (await store.wasFlushApplied(unsettled.flushId)) {
+          gateway.meter.forget(unsettled.usage);
+          store.noteApplied(unsettled.usage);
+        }
+        unsettled = null;
+      }
+    } catch (error) {
+      isFlushing = false;
+      log.warn({ err: error }, 'gateway metering waits for the database; usage is kept in memory');
+      return;
+    }
+    const usage = gateway.meter.drain();
+    const flushId = randomUUID();
+    try {
+      await store.flush(usage, flushId);
     } catch (error) {
       gateway.meter.restore(usage);
+      unsettled = { flushId, usage };
       log.error({ err: error }, 'gateway metering flush failed; retrying next second');
     } finally {
       isFlushing = false;

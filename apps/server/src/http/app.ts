@@ -1,17 +1,21 @@
 import { fileURLToPath } from 'node:url';
-import { messages } from '@bytegate/contracts/messages';
 import type { Database } from '@bytegate/db';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
+import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { bodyDepthPlugin } from './plugins/body-depth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { allowFramingBySelf, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { rateLimitError } from './rate-limits.ts';
 import { accountRoutes } from './routes/account/account.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
@@ -44,13 +48,25 @@ export interface BuildAppOptions {
   logger?: boolean;
 }
 
+/**
+ * The setting as Fastify takes it: a hop count trusts that many proxies nearest the server (the
+ * address each of them reports is believed, and no further back), a list trusts those addresses.
+ */
+function trustProxyOf(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') {
+    return (_address, hop) => hop < setting;
+  }
+  return setting;
+}
+
 /** The HTTP application: the API under /api and the web app, built apart from `listen()`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
-  const ctx: ServiceContext = { config, db };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOf(config.trustProxy),
     // API bodies are small JSON documents; anything bigger is refused before it is parsed.
     bodyLimit: 64 * 1024,
     // Per-request lines only when debugging; errors are logged by the error handler either way.
@@ -58,14 +74,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
+  const ctx: ServiceContext = { config, db, log: app.log };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: () => Object.assign(new Error(messages.tooManyRequests), { statusCode: 429 }),
-  });
+  await app.register(bodyDepthPlugin);
+  await app.register(securityHeadersPlugin, { config });
+  await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError() });
+  await app.register(cookie);
   await app.register(authPlugin, { ctx });
   await registerOpenApi(app);
 
@@ -82,21 +99,41 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   const payments = createPaymentProviders(config, selfUrl);
   app.decorate('payments', payments);
-  if (payments.cryptomus.isSandbox) {
-    await app.register(cryptomusSandbox({ publicBaseUrl: () => config.publicUrl }), {
-      prefix: '/sandbox/cryptomus',
+  // The sandboxes' checkout pages are shown inside our own checkout dialog: framing by our origin only.
+  const sandboxFraming = allowFramingBySelf(config);
+  await app.register(async (sandboxes) => {
+    // Set on the route's config, where @fastify/helmet reads route options (its onRoute hook ran first).
+    sandboxes.addHook('onRoute', (route) => {
+      route.config = {
+        ...route.config,
+        // @ts-expect-error: @fastify/helmet types the option on the route, not on its config
+        helmet: {
+          contentSecurityPolicy: { useDefaults: false, directives: sandboxFraming },
+          xFrameOptions: { action: 'sameorigin' },
+        },
+      };
     });
-  }
-  if (payments.bitcart.isSandbox) {
-    await app.register(bitcartSandbox({ publicBaseUrl: () => config.publicUrl }), {
-      prefix: '/sandbox/bitcart',
-    });
-  }
+    if (payments.hasSandbox) {
+      sandboxes.get('/sandbox/checkout-frame.js', { schema: { hide: true } }, async (_request, reply) =>
+        reply.type('text/javascript; charset=utf-8').send(CHECKOUT_FRAME_SCRIPT),
+      );
+    }
+    if (payments.modes.cryptomus === 'sandbox') {
+      await sandboxes.register(cryptomusSandbox({ publicBaseUrl: () => config.publicUrl }), {
+        prefix: '/sandbox/cryptomus',
+      });
+    }
+    if (payments.modes.bitcart === 'sandbox') {
+      await sandboxes.register(bitcartSandbox({ publicBaseUrl: () => config.publicUrl }), {
+        prefix: '/sandbox/bitcart',
+      });
+    }
+  });
 
   await app.register(
     async (api) => {
       api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-      await api.register(configRoutes, { config, paymentsSandbox: payments.hasSandbox });
+      await api.register(configRoutes, { config, payments });
       await api.register(authRoutes, { ctx });
       await api.register(userSettingsRoutes, { ctx });
       await api.register(accountRoutes);

@@ -11,11 +11,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Bytegate API',
         version: '1.0.0',
         description:
-          'The API behind the Bytegate dashboard. Authenticated calls send `Authorization: Bearer <token>` from sign-in. ' +
+          'The API behind the Bytegate dashboard. Programmatic clients sign in with the default `session: "token"` and send ' +
+          '`Authorization: Bearer <token>`. The web app signs in with `session: "cookie"`: the session lives in an httpOnly ' +
+          'cookie, and every POST, PUT, PATCH and DELETE on it sends the `csrfToken` from sign-in (or `GET /api/auth/me`) ' +
+          'as `X-CSRF-Token` (else 403 `CSRF_FAILED`). ' +
           'Every error is `{ "error": "<message>", "code": "<CODE>" }`.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'bytegate_session' },
+        },
       },
     },
     transform: jsonSchemaTransform,

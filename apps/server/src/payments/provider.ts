@@ -12,8 +12,13 @@ export interface InvoiceSnapshot {
   outcome: InvoiceOutcome;
   currency: string;
   amountCents: number;
-  /** What the payer actually sent, in USD cents, when the provider says so (partial payments). */
+  /**
+   * What the payer actually sent, in USD cents, from a USD figure the provider reports (partial
+   * payments); null when it reports none, which holds a partial payment for manual review.
+   */
   paidCents: number | null;
+  /** What the payer sent in their own coin, as the provider says: for the person reviewing a payment. */
+  payerPaid?: { currency: string; amount: string } | null;
   checkoutUrl: string;
   expiresAt: Date | null;
 }

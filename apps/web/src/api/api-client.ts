@@ -18,25 +18,26 @@ export class ApiError extends Error {
 
 interface RequestOptions {
   body?: unknown;
-  /** Sends the bearer token, and ends the session on a 401 (default true). */
+  /** A signed-in call: it carries the CSRF token when it changes state, and a 401 ends the session (default true). */
   auth?: boolean;
   signal?: AbortSignal;
 }
 
-/** The one way the web app talks to the API: JSON under /api, errors as ApiError. */
-export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const { auth = true } = options;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+async function send(method: string, path: string, options: RequestOptions, csrfToken: string | null) {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const token = sessionStore.get()?.token;
-  if (auth && token) {
-    headers.authorization = `Bearer ${token}`;
-  }
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
   }
+  if (csrfToken) {
+    headers['x-csrf-token'] = csrfToken;
+  }
+  // The session cookie goes with every same-origin call; it is httpOnly, so this code never sees it.
   const response = await fetch(`/api${path}`, {
     method,
     headers,
+    credentials: 'same-origin',
     body: options.body === undefined ? null : JSON.stringify(options.body),
     signal: options.signal ?? null,
   });
@@ -49,11 +50,49 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       data = {};
     }
   }
+  return { response, data: (data ?? {}) as Record<string, unknown> };
+}
+
+let csrfLookup: Promise<string | null> | null = null;
+
+/**
+ * The session's CSRF token: kept in memory from sign-in, or (after a reload, or another tab's sign-in)
+ * asked of `GET /auth/me`, which also refreshes the stored user. One lookup serves concurrent callers.
+ */
+function csrfToken(): Promise<string | null> {
+  const known = sessionStore.getCsrfToken();
+  if (known) {
+    return Promise.resolve(known);
+  }
+  csrfLookup ??= send('GET', '/auth/me', {}, null)
+    .then(({ response, data }) => {
+      if (!response.ok || typeof data.csrfToken !== 'string') {
+        return null;
+      }
+      sessionStore.setCsrfToken(data.csrfToken);
+      return data.csrfToken;
+    })
+    .finally(() => {
+      csrfLookup = null;
+    });
+  return csrfLookup;
+}
+
+/** The one way the web app talks to the API: JSON under /api, errors as ApiError. */
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const { auth = true } = options;
+  const needsCsrf = auth && !SAFE_METHODS.has(method);
+  let { response, data } = await send(method, path, options, needsCsrf ? await csrfToken() : null);
+  if (needsCsrf && response.status === 403 && data.code === 'CSRF_FAILED') {
+    // The cookie changed under this tab (a sign-in elsewhere): fetch the token again, once.
+    sessionStore.setCsrfToken(null);
+    ({ response, data } = await send(method, path, options, await csrfToken()));
+  }
   if (!response.ok) {
-    if (response.status === 401 && auth && token) {
+    if (response.status === 401 && auth) {
       sessionStore.signOut();
     }
-    throw new ApiError(response.status, (data ?? {}) as ApiErrorBody & Record<string, unknown>);
+    throw new ApiError(response.status, data as ApiErrorBody & Record<string, unknown>);
   }
   return data as T;
 }

@@ -4,18 +4,21 @@ import { apiRequest } from './api-client.ts';
 
 // Session calls that every page may make (the public pages too), kept apart from the query hooks.
 
-/** Signs out locally whatever the server answers, after asking it to revoke the token. */
+/** Signs out locally whatever the server answers, after asking it to revoke the session and its cookie. */
 export async function logout(): Promise<void> {
   try {
     await apiRequest('POST', '/auth/logout', { auth: true });
   } catch {
-    // The token may already be gone; the local session ends either way.
+    // The session may already be gone; the local one ends either way.
   }
   sessionStore.signOut();
 }
 
-/** Refreshes the stored copy of the user (name, balance) from the server. */
+/** Refreshes the stored copy of the user (name, balance) and the CSRF token from the server. */
 export async function refreshMe(): Promise<void> {
-  const { user } = await apiRequest<MeResponse>('GET', '/auth/me');
+  const { user, csrfToken } = await apiRequest<MeResponse>('GET', '/auth/me');
   sessionStore.updateUser(user);
+  if (csrfToken) {
+    sessionStore.setCsrfToken(csrfToken);
+  }
 }

@@ -9,11 +9,11 @@ export const queryClient = new QueryClient({
 
 // What the server said belongs to one account: when the account changes (a sign-out, a sign-in, another
 // tab's), nothing cached for the last one may be shown to the next, such as its proxy credentials.
-let cachedFor = sessionStore.get()?.token;
+let cachedFor = sessionStore.get()?.user.email;
 sessionStore.subscribe(() => {
-  const token = sessionStore.get()?.token;
-  if (token !== cachedFor) {
-    cachedFor = token;
+  const email = sessionStore.get()?.user.email;
+  if (email !== cachedFor) {
+    cachedFor = email;
     queryClient.removeQueries();
   }
 });

@@ -44,3 +44,16 @@ export function usePurchasePlan() {
     },
   });
 }
+
+/** A new proxy password for a plan: the old one stops working, and every view of the plan reloads. */
+export function useRegeneratePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (plan: Plan) =>
+      apiRequest<Plan>('POST', '/subuser/regenerate-password', { body: { subuser_id: plan.subUserId } }),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(queryKeys.plan(updated.subUserId), updated);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.plans });
+    },
+  });
+}

@@ -1,29 +1,39 @@
 import type { User } from '@bytegate/contracts/auth';
 import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
 
-/** Where the session lives in localStorage (SPEC section 4: token, user and last activity). */
+/**
+ * What the browser keeps of a session in localStorage (SPEC section 4: the user and the last activity).
+ * The session itself is an httpOnly cookie that scripts cannot read, so no token is ever stored here.
+ */
 export const SESSION_KEYS = {
-  token: 'bytegate.token',
   user: 'bytegate.user',
   lastActivity: 'bytegate.lastActivity',
 } as const;
 
+/** Where earlier versions kept the bearer token: removed wherever it is found. */
+const LEGACY_TOKEN_KEY = 'bytegate.token';
+
 export interface Session {
-  token: string;
   user: User;
+}
+
+/** The stored session, or why there is none: `hasEnded` when something was stored but may not go on. */
+export interface LoadedSession {
+  session: Session | null;
+  /** A session was there and ended at load (idle too long, or unreadable): the server's must end too. */
+  hasEnded: boolean;
 }
 
 /** The part of the Storage interface the session needs, so the rules run on any store in tests. */
 export type KeyValueStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export function clearSession(store: KeyValueStore): void {
-  store.removeItem(SESSION_KEYS.token);
+  store.removeItem(LEGACY_TOKEN_KEY);
   store.removeItem(SESSION_KEYS.user);
   store.removeItem(SESSION_KEYS.lastActivity);
 }
 
 export function saveSession(store: KeyValueStore, session: Session, now: number): void {
-  store.setItem(SESSION_KEYS.token, session.token);
   store.setItem(SESSION_KEYS.user, JSON.stringify(session.user));
   store.setItem(SESSION_KEYS.lastActivity, String(now));
 }
@@ -41,31 +51,32 @@ export function touchActivity(store: KeyValueStore, now: number): void {
  * more than 30 minutes ends, and a stored user that is corrupt or of the wrong shape clears it.
  * A session with no recorded activity counts as fresh (it was just stored).
  */
-export function loadSession(store: KeyValueStore, now: number): Session | null {
-  const token = store.getItem(SESSION_KEYS.token);
+export function loadSession(store: KeyValueStore, now: number): LoadedSession {
+  store.removeItem(LEGACY_TOKEN_KEY);
   const rawUser = store.getItem(SESSION_KEYS.user);
-  if (!token || !rawUser) {
+  if (!rawUser) {
     clearSession(store);
-    return null;
+    return { session: null, hasEnded: false };
   }
+  const ended = () => {
+    clearSession(store);
+    return { session: null, hasEnded: true };
+  };
   const lastActivity = Number(store.getItem(SESSION_KEYS.lastActivity) ?? now);
   if (!Number.isFinite(lastActivity) || now - lastActivity > INACTIVITY_TIMEOUT_MS) {
-    clearSession(store);
-    return null;
+    return ended();
   }
   let parsedUser: unknown;
   try {
     parsedUser = JSON.parse(rawUser);
   } catch {
-    clearSession(store);
-    return null;
+    return ended();
   }
   if (!isStoredUser(parsedUser)) {
-    clearSession(store);
-    return null;
+    return ended();
   }
   const { firstName, lastName, email, company, balance } = parsedUser;
-  return { token, user: { firstName, lastName, email, company, balance } };
+  return { session: { user: { firstName, lastName, email, company, balance } }, hasEnded: false };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { planAllowlist } from '../schema/inventory.ts';
+import { plans } from '../schema/plans.ts';
 
 /** One plan's allowlisted client addresses, oldest first. */
 export async function listPlanAllowlist(db: Executor, params: { planId: string }) {
@@ -19,15 +20,29 @@ export async function countPlanAllowlist(db: Executor, params: { planId: string 
   return row?.n ?? 0;
 }
 
-/**
- * Adds an address to a plan's allowlist. An address belongs to one plan only: answers null when
- * it is taken (by this plan or any other), so the caller can say so without learning whose it is.
- */
-export async function addPlanAllowlistAddress(db: Executor, params: { planId: string; address: string }) {
+/** The pool of the user's plan whose allowlist holds this address, if any (always scoped by owner). */
+export async function findUserAllowlistEntry(
+  db: Executor,
+  params: { userId: string; address: string },
+): Promise<{ planId: string; poolType: 'datacenter' | 'residential' | 'mobile' } | null> {
+  const [row] = await db
+    .select({ planId: plans.id, poolType: plans.poolType })
+    .from(planAllowlist)
+    .innerJoin(plans, eq(plans.id, planAllowlist.planId))
+    .where(and(eq(plans.userId, params.userId), eq(planAllowlist.address, params.address)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Adds an address to a plan's allowlist; answers null when this plan already lists it. */
+export async function addPlanAllowlistAddress(
+  db: Executor,
+  params: { planId: string; address: string; isVerified: boolean },
+) {
   const [row] = await db
     .insert(planAllowlist)
     .values(params)
-    .onConflictDoNothing({ target: planAllowlist.address })
+    .onConflictDoNothing()
     .returning({ address: planAllowlist.address, createdAt: planAllowlist.createdAt });
   return row ?? null;
 }

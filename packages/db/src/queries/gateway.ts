@@ -1,9 +1,9 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
 import { exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
-import { usageErrors, usageHosts } from '../schema/traffic.ts';
+import { usageErrors, usageFlushes, usageHosts } from '../schema/traffic.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
 
 export type ExitRow = typeof exits.$inferSelect;
@@ -33,7 +33,13 @@ export async function listPlansForGateway(db: Executor, params: { since: Date | 
 }
 
 export async function listAllowlist(db: Executor) {
-  return db.select({ address: planAllowlist.address, planId: planAllowlist.planId }).from(planAllowlist);
+  return db
+    .select({
+      address: planAllowlist.address,
+      planId: planAllowlist.planId,
+      isVerified: planAllowlist.isVerified,
+    })
+    .from(planAllowlist);
 }
 
 /** The inventory's change counter (bumped by a trigger on every statement that writes `exits`). */
@@ -76,10 +82,15 @@ export interface MeteredPlanUsage extends UsageTotals {
  * errors by code and its bytes per target host. Run inside one transaction so a flush counts entirely
  * or not at all.
  */
+/**
+ * Applies one flush of the gateway's metering, recorded under its id in the same transaction (see
+ * `usageFlushes`): the caller runs this inside a transaction.
+ */
 export async function applyMeteredUsage(
   tx: Executor,
-  params: { bucketStart: Date; dayStart: Date; usage: MeteredPlanUsage[] },
+  params: { flushId: string; bucketStart: Date; dayStart: Date; usage: MeteredPlanUsage[] },
 ): Promise<void> {
+  await tx.insert(usageFlushes).values({ id: params.flushId });
   const errorRows: Array<typeof usageErrors.$inferInsert> = [];
   const hostRows: Array<typeof usageHosts.$inferInsert> = [];
   for (const entry of params.usage) {
@@ -122,4 +133,18 @@ export async function applyMeteredUsage(
         set: { bytes: sql`${usageHosts.bytes} + excluded.bytes` },
       });
   }
+}
+
+/** Whether the flush with this id was committed (its answer may have been lost on the way back). */
+export async function isUsageFlushApplied(db: Executor, params: { flushId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: usageFlushes.id })
+    .from(usageFlushes)
+    .where(eq(usageFlushes.id, params.flushId))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function deleteUsageFlushesBefore(db: Executor, params: { before: Date }): Promise<void> {
+  await db.delete(usageFlushes).where(lt(usageFlushes.createdAt, params.before));
 }

@@ -6,5 +6,6 @@ export * from './orders.ts';
 export * from './plans.ts';
 export * from './proxy-settings.ts';
 export * from './sessions.ts';
+export * from './trusted-devices.ts';
 export * from './usage.ts';
 export * from './users.ts';

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { orders, paymentEvents } from '../schema/billing.ts';
 
@@ -103,6 +103,28 @@ export async function setPaymentEventOutcome(
   params: { eventId: number; outcome: string },
 ): Promise<void> {
   await db.update(paymentEvents).set({ outcome: params.outcome }).where(eq(paymentEvents.id, params.eventId));
+}
+
+/**
+ * Deletes webhook events received before `before`, except those of a top-up that is not settled yet
+ * (pending, or held for review): whoever settles it may need them. Answers how many were deleted.
+ */
+export async function deletePaymentEventsBefore(db: Executor, params: { before: Date }): Promise<number> {
+  const unsettledOrder = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.paymentMethod, paymentEvents.provider),
+        eq(orders.providerInvoiceId, paymentEvents.providerInvoiceId),
+        inArray(orders.status, ['pending', 'review']),
+      ),
+    );
+  const deleted = await db
+    .delete(paymentEvents)
+    .where(and(lt(paymentEvents.receivedAt, params.before), notExists(unsettledOrder)))
+    .returning({ id: paymentEvents.id });
+  return deleted.length;
 }
 
 /** Top-ups still waiting for their provider, opened after `since`, oldest first. */

@@ -87,3 +87,22 @@ export async function getPlanById(
 export async function deactivateUserPlans(tx: Executor, params: { userId: string }): Promise<void> {
   await tx.update(plans).set({ isActive: false }).where(eq(plans.userId, params.userId));
 }
+
+/**
+ * Gives a user's active plan a new proxy password (touching `updated_at`, which is how the gateway's
+ * refresh notices within a second). Answers the plan, or null for another user's plan or none.
+ */
+export async function setPlanPassword(
+  db: Executor,
+  params: { userId: string; planId: string; password: string },
+): Promise<PlanRow | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(params.planId)) {
+    return null;
+  }
+  const [row] = await db
+    .update(plans)
+    .set({ password: params.password, updatedAt: new Date() })
+    .where(and(eq(plans.id, params.planId), eq(plans.userId, params.userId), eq(plans.isActive, true)))
+    .returning();
+  return row ?? null;
+}

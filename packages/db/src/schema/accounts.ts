@@ -58,6 +58,24 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_id_idx').on(table.userId)],
 );
 
+/**
+ * A browser that signed in to an account: its httpOnly device cookie, stored only as a SHA-256. Failed
+ * sign-ins made elsewhere never lock such a browser out (OWASP's device cookies).
+ */
+export const trustedDevices = pgTable(
+  'trusted_devices',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('trusted_devices_user_id_idx').on(table.userId)],
+);
+
 /** A message sent through the public contact form. */
 export const contactMessages = pgTable('contact_messages', {
   id: uuid().primaryKey().defaultRandom(),

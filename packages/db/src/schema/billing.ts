@@ -16,7 +16,8 @@ import {
 import { users } from './accounts.ts';
 
 export const orderKind = pgEnum('order_kind', ['topup', 'purchase']);
-export const orderStatus = pgEnum('order_status', ['pending', 'completed', 'failed']);
+/** `review`: a top-up paid short with no USD figure from the provider, held for a person to check. */
+export const orderStatus = pgEnum('order_status', ['pending', 'completed', 'failed', 'review']);
 export const paymentMethod = pgEnum('payment_method', ['balance', 'cryptomus', 'bitcart']);
 export const ledgerKind = pgEnum('ledger_kind', ['topup', 'purchase', 'refund', 'adjustment']);
 
@@ -103,5 +104,9 @@ export const paymentEvents = pgTable(
     claimedStatus: text(),
     outcome: text(),
   },
-  (table) => [index('payment_events_invoice_idx').on(table.provider, table.providerInvoiceId)],
+  (table) => [
+    index('payment_events_invoice_idx').on(table.provider, table.providerInvoiceId),
+    // The retention job deletes by age.
+    index('payment_events_received_idx').on(table.receivedAt),
+  ],
 );

@@ -7,6 +7,7 @@ import {
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -55,14 +56,28 @@ export const exits = pgTable(
   ],
 );
 
-/** Client addresses allowed to use a plan without credentials; one address belongs to one plan. */
-export const planAllowlist = pgTable('plan_allowlist', {
-  address: text().primaryKey(),
-  planId: uuid()
-    .notNull()
-    .references(() => plans.id, { onDelete: 'cascade' }),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Client addresses allowed to use a plan without credentials. One customer lists an address on one of
+ * their plans at most (the API checks that); two customers may list the same one, and whether another
+ * customer has is never revealed. The gateway lets such a shared address in without credentials only
+ * when exactly one of its entries is verified (added by a request from that very address).
+ */
+export const planAllowlist = pgTable(
+  'plan_allowlist',
+  {
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    address: text().notNull(),
+    /** Added by a request that came from this address: its owner proved they are behind it. */
+    isVerified: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.planId, table.address] }),
+    index('plan_allowlist_address_idx').on(table.address),
+  ],
+);
 
 /**
  * A plan's saved targeting (SPEC section 3): the default of every connection through the plan; a proxy

@@ -63,3 +63,17 @@ export const usageHosts = pgTable(
     index('usage_hosts_start_idx').on(table.dayStart),
   ],
 );
+
+/**
+ * Every metering flush the database committed, by the id the gateway gave it. A flush whose answer was
+ * lost (the connection died around COMMIT) is looked up here before its usage is sent again, so it is
+ * billed once whatever happened to it. Kept a day.
+ */
+export const usageFlushes = pgTable(
+  'usage_flushes',
+  {
+    id: uuid().primaryKey(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('usage_flushes_created_at_idx').on(table.createdAt)],
+);

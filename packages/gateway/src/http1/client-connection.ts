@@ -2,8 +2,12 @@ import type { Socket } from 'node:net';
 import type { ForwardExchange } from './exchange.ts';
 import { findHeadEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './messages.ts';
 
-/** A client that sends part of a request head and then nothing is dropped after this. */
-const HEAD_TIMEOUT_MS = 10_000;
+/**
+ * A request head must be complete this long after its first byte (or after the connection opened, for
+ * its first request): an absolute deadline, so a client dripping a byte at a time cannot hold the
+ * connection open (each byte would reset an idle timer).
+ */
+export const HEAD_DEADLINE_MS = 10_000;
 /** A kept-alive client connection with no request is closed after this (Node's server: 5 s). */
 const IDLE_TIMEOUT_MS = 60_000;
 const EMPTY = Buffer.alloc(0);
@@ -15,6 +19,8 @@ export interface ClientConnectionHandlers {
   onForward(client: ClientConnection, head: RequestHead, rest: Buffer): void;
   /** A head that cannot be read: answer it and close. */
   onMalformed(message: string): void;
+  /** A head over the size limit (431): answer it and close. */
+  onTooLarge(message: string): void;
 }
 
 /**
@@ -22,9 +28,12 @@ export interface ClientConnectionHandlers {
  * ones in turn), hands absolute-form requests on to forward exchanges and CONNECT to a tunnel.
  */
 export class ClientConnection {
+  /** The socket's bytesRead at which the request being handled began (for billing a kept-alive socket). */
+  requestStart = 0;
   private buffered: Buffer = EMPTY;
   private exchange: ForwardExchange | null = null;
   private isTunnel = false;
+  private headDeadline: NodeJS.Timeout | undefined;
 
   constructor(
     readonly socket: Socket,
@@ -33,14 +42,33 @@ export class ClientConnection {
     socket.setNoDelay(true);
     socket.on('data', this.onData);
     socket.on('error', () => socket.destroy());
-    socket.once('close', () => this.exchange?.abort());
+    socket.once('close', () => {
+      clearTimeout(this.headDeadline);
+      this.exchange?.abort();
+    });
     // One listener for the connection's life; each request only re-arms the timer.
     socket.on('timeout', () => socket.destroy());
-    this.waitForHead();
+    // The first request's head is due within the deadline of the connection opening.
+    this.startHeadDeadline();
   }
 
+  private startHeadDeadline(): void {
+    this.socket.setTimeout(0);
+    this.headDeadline ??= setTimeout(() => this.socket.destroy(), HEAD_DEADLINE_MS);
+  }
+
+  private stopHeadDeadline(): void {
+    clearTimeout(this.headDeadline);
+    this.headDeadline = undefined;
+  }
+
+  /** Between requests: an idle timer while nothing came; once a byte of a head did, its deadline. */
   private waitForHead(): void {
-    this.socket.setTimeout(this.buffered.length > 0 ? HEAD_TIMEOUT_MS : IDLE_TIMEOUT_MS);
+    if (this.buffered.length > 0) {
+      this.startHeadDeadline();
+    } else {
+      this.socket.setTimeout(IDLE_TIMEOUT_MS);
+    }
   }
 
   private onData = (chunk: Buffer): void => {
@@ -54,14 +82,18 @@ export class ClientConnection {
 
   private readHead(): void {
     const end = findHeadEnd(this.buffered);
-    if (end === -1) {
-      if (this.buffered.length > MAX_HEAD_BYTES) {
-        this.refuseHead('The request head is larger than 16 KiB');
-      } else {
-        this.waitForHead();
-      }
+    // However the bytes arrive (one read of 60 KB, or a byte at a time), a head is at most 16 KiB.
+    if ((end === -1 && this.buffered.length > MAX_HEAD_BYTES) || end > MAX_HEAD_BYTES) {
+      this.buffered = EMPTY;
+      this.stopHeadDeadline();
+      this.handlers.onTooLarge('The request head is larger than 16 KiB');
       return;
     }
+    if (end === -1) {
+      this.waitForHead();
+      return;
+    }
+    this.stopHeadDeadline();
     let head: RequestHead;
     try {
       head = parseRequestHead(this.buffered, end);
@@ -69,6 +101,7 @@ export class ClientConnection {
       this.refuseHead(`Malformed proxy request: ${(error as Error).message}`);
       return;
     }
+    this.requestStart = this.socket.bytesRead - this.buffered.length;
     const rest = this.buffered.subarray(end);
     this.buffered = EMPTY;
     this.socket.setTimeout(0);
@@ -86,6 +119,7 @@ export class ClientConnection {
 
   private refuseHead(message: string): void {
     this.buffered = EMPTY;
+    this.stopHeadDeadline();
     this.handlers.onMalformed(message);
   }
 

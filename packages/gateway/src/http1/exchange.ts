@@ -106,6 +106,8 @@ export class ForwardExchange implements TargetOwner {
     private readonly request: ForwardRequest,
     private readonly pool: TargetPool,
     private readonly events: ExchangeEvents,
+    /** The client connection's traffic allowance: bytes past it are not sent, and the exchange ends. */
+    private readonly allow: (bytes: number) => number = (bytes) => bytes,
   ) {
     this.requestBody = new BodyTracker(request.framing);
   }
@@ -141,10 +143,19 @@ export class ForwardExchange implements TargetOwner {
         this.client.destroy();
         return;
       }
+      const allowed = used > 0 ? this.allow(used) : 0;
       const target = this.connection?.socket;
-      if (target && used > 0 && !target.write(used === chunk.length ? chunk : chunk.subarray(0, used))) {
+      if (
+        target &&
+        allowed > 0 &&
+        !target.write(allowed === chunk.length ? chunk : chunk.subarray(0, allowed))
+      ) {
         this.client.pause();
         target.once('drain', () => this.client.resume());
+      }
+      if (allowed < used) {
+        this.abort();
+        return;
       }
     }
     if (used < chunk.length) {
@@ -176,10 +187,11 @@ export class ForwardExchange implements TargetOwner {
     let buffer = this.responseHead.length > 0 ? Buffer.concat([this.responseHead, chunk]) : chunk;
     for (;;) {
       const end = findHeadEnd(buffer);
+      // A target's head may be larger than a client's (cookies), but not without end, however it arrives.
+      if ((end === -1 && buffer.length > MAX_HEAD_BYTES * 4) || end > MAX_HEAD_BYTES * 4) {
+        throw new MalformedMessage('response head too large');
+      }
       if (end === -1) {
-        if (buffer.length > MAX_HEAD_BYTES * 4) {
-          throw new MalformedMessage('response head too large');
-        }
         this.responseHead = buffer;
         return;
       }
@@ -209,6 +221,9 @@ export class ForwardExchange implements TargetOwner {
       );
       const rest = buffer.subarray(end);
       this.responseHead = EMPTY;
+      if (!this.allowed(Buffer.byteLength(rewritten, 'latin1'))) {
+        return;
+      }
       if (!isFinal) {
         // 100 Continue and the like: passed on, and the final head follows.
         this.client.write(rewritten, 'latin1');
@@ -227,9 +242,26 @@ export class ForwardExchange implements TargetOwner {
     }
   }
 
+  /** Takes `bytes` out of the allowance; false (and the exchange ends) when the traffic ran out. */
+  private allowed(bytes: number): boolean {
+    if (this.allow(bytes) < bytes) {
+      this.abort();
+      return false;
+    }
+    return true;
+  }
+
   private forwardBody(chunk: Buffer): void {
     const body = this.responseBody as BodyTracker;
     const used = body.take(chunk);
+    const allowed = used > 0 ? this.allow(used) : 0;
+    if (allowed < used) {
+      // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
+      this.finished = true;
+      this.release(false);
+      this.client.end(chunk.subarray(0, allowed));
+      return;
+    }
     if (used > 0 && !this.client.write(used === chunk.length ? chunk : chunk.subarray(0, used))) {
       const target = this.connection?.socket;
       target?.pause();

@@ -61,6 +61,40 @@ describe('HTTP/1.1 heads', () => {
     expect(() => parseResponseHead(status, findHeadEnd(status))).toThrow(MalformedMessage);
   });
 
+  // Found by fuzzing (fuzz/corpus/http-head/found-*): a bare LF in a value would end the line for a
+  // target that takes LF alone as a line end, smuggling a Transfer-Encoding the gateway never framed.
+  it('refuses header values holding CR, LF or NUL, in requests and responses', () => {
+    const smuggled =
+      'GET http://a.example/ HTTP/1.1\r\nHost: a.example\r\nX: y\nTransfer-Encoding: chunked\r\n\r\n';
+    expect(() => request(smuggled)).toThrow('a header value with CR, LF or NUL');
+    expect(() => request('GET / HTTP/1.1\r\nX: a\rb\r\n\r\n')).toThrow(MalformedMessage);
+    expect(() => request('CONNECT example.com:443 HTTP/1.1\r\nHost:\0example.com:443\r\n\r\n')).toThrow(
+      MalformedMessage,
+    );
+    const response = bytes('HTTP/1.1 200 OK\r\nX: y\nContent-Length: 0\r\n\r\n');
+    expect(() => parseResponseHead(response, findHeadEnd(response))).toThrow(MalformedMessage);
+  });
+
+  // Found by fuzzing: String.prototype.trim took a value's own 0xA0 byte (NBSP in latin1) as whitespace.
+  it('trims only spaces and tabs around a value, and frames by what it forwards', () => {
+    expect(request('GET / HTTP/1.0\r\nA:\xa0b\xa0\r\nC: \t\xa0 \r\n\r\n').headers).toEqual([
+      ['A', '\xa0b\xa0'],
+      ['C', '\xa0'],
+    ]);
+    expect(() => requestFraming([['Content-Length', '5\xa0']])).toThrow(MalformedMessage);
+    expect(() => requestFraming([['Transfer-Encoding', 'chunked\xa0']])).toThrow(MalformedMessage);
+    expect(requestFraming([['Transfer-Encoding', ' chunked\t']])).toEqual({ kind: 'chunked' });
+  });
+
+  // Found by fuzzing: \S let control bytes into the target, and so into the request line sent on.
+  it('refuses a request target holding a control byte', () => {
+    expect(() => request('GET \0http://127.0.0.1:8080/x HTTP/1.1\r\n\r\n')).toThrow(MalformedMessage);
+    expect(() => request('GET http://a.example/\x01\x7f HTTP/1.1\r\n\r\n')).toThrow(MalformedMessage);
+    expect(request('GET http://a.example/\xe2\x9c\x93 HTTP/1.1\r\n\r\n').target).toBe(
+      'http://a.example/\xe2\x9c\x93',
+    );
+  });
+
   it('keeps connections alive by version and Connection header', () => {
     expect(wantsKeepAlive(1, [])).toBe(true);
     expect(wantsKeepAlive(1, [['Connection', 'Close']])).toBe(false);

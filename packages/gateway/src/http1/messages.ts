@@ -34,6 +34,22 @@ export class MalformedMessage extends Error {}
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * Without the optional whitespace around it: spaces and tabs only (RFC 9110 5.6.3). String's trim
+ * would also take a value's own bytes, such as 0xA0 (obs-text, NBSP in latin1).
+ */
+function trimOws(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text[start] === ' ' || text[start] === '\t')) {
+    start += 1;
+  }
+  while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) {
+    end -= 1;
+  }
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
 function parseHeaders(lines: string[]): Header[] {
   const headers: Header[] = [];
   for (let i = 1; i < lines.length; i++) {
@@ -50,7 +66,12 @@ function parseHeaders(lines: string[]): Header[] {
       // Also refuses obsolete line folding and "Name : value", both smuggling vectors.
       throw new MalformedMessage('a header name that is not a token');
     }
-    headers.push([name, line.slice(colon + 1).trim()]);
+    const value = trimOws(line.slice(colon + 1));
+    if (/[\r\n\0]/.test(value)) {
+      // A bare CR or LF could end the line for the next hop and smuggle a header past us (RFC 9110 5.5).
+      throw new MalformedMessage('a header value with CR, LF or NUL');
+    }
+    headers.push([name, value]);
   }
   return headers;
 }
@@ -60,7 +81,8 @@ function headLines(buffer: Buffer, end: number): string[] {
   return buffer.toString('latin1', 0, end - 4).split('\r\n');
 }
 
-const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/1\.([01])$/;
+// The target: no space, no control byte (a NUL or a DEL would reach the target's request line).
+const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([!-~\x80-\xff]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/;
 
 export function parseRequestHead(buffer: Buffer, end: number): RequestHead {
@@ -107,7 +129,7 @@ function hasToken(value: string | undefined, token: string): boolean {
     value
       ?.toLowerCase()
       .split(',')
-      .some((part) => part.trim() === token) ?? false
+      .some((part) => trimOws(part) === token) ?? false
   );
 }
 
@@ -143,7 +165,7 @@ export function endToEndHeaders(headers: readonly Header[]): Header[] {
   const named = headerValue(headers, 'connection')
     ?.toLowerCase()
     .split(',')
-    .map((part) => part.trim());
+    .map((part) => trimOws(part));
   return headers.filter(([name]) => {
     const lower = name.toLowerCase();
     return !HOP_BY_HOP.has(lower) && !named?.includes(lower);
@@ -171,7 +193,7 @@ function contentLength(headers: readonly Header[]): number | undefined {
     return undefined;
   }
   // "5, 5" (a repeated header) is one length; different lengths are an error.
-  const values = new Set(value.split(',').map((part) => part.trim()));
+  const values = new Set(value.split(',').map((part) => trimOws(part)));
   const only = values.size === 1 ? [...values][0] : undefined;
   if (only === undefined || !/^\d{1,15}$/.test(only)) {
     throw new MalformedMessage('an invalid Content-Length');
@@ -187,7 +209,7 @@ export function requestFraming(headers: readonly Header[]): Framing {
     if (length !== undefined) {
       throw new MalformedMessage('both Transfer-Encoding and Content-Length');
     }
-    if (transferEncoding.trim().toLowerCase() !== 'chunked') {
+    if (trimOws(transferEncoding).toLowerCase() !== 'chunked') {
       throw new MalformedMessage('a Transfer-Encoding other than chunked');
     }
     return { kind: 'chunked' };
@@ -203,7 +225,7 @@ export function responseFraming(requestMethod: string, head: ResponseHead): Fram
   const transferEncoding = headerValue(head.headers, 'transfer-encoding');
   if (transferEncoding !== undefined) {
     const codings = transferEncoding.toLowerCase().split(',');
-    return codings[codings.length - 1]?.trim() === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
+    return trimOws(codings[codings.length - 1] ?? '') === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
   }
   const length = contentLength(head.headers);
   if (length === undefined) {

@@ -64,7 +64,8 @@ export function handleForward(
   let admitted: Admitted | null = null;
   try {
     admitted = admitHttp(deps, headerValue(head.headers, 'proxy-authorization'), client, stickyPort);
-    deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+    // Each request is billed to its own plan and 2x, even on a connection kept alive across plans.
+    deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled, from.requestStart);
     const url = readUrl(head.target);
     const request = readRequest(head, url);
     deps.meter.setHost(client, url.host);
@@ -123,7 +124,13 @@ class ForwardFlow implements ExchangeEvents {
     const { deps } = this;
     this.exit = exit;
     this.bytes = bytes;
-    const exchange = new ForwardExchange(this.from.socket, this.request, deps.targetPool, this);
+    const exchange = new ForwardExchange(
+      this.from.socket,
+      this.request,
+      deps.targetPool,
+      this,
+      deps.meter.allowFor(this.from.socket),
+    );
     this.exchange = exchange;
     this.from.setExchange(exchange);
     const key = `${exit.id}|${this.address}|${this.port}`;
@@ -170,11 +177,12 @@ class ForwardFlow implements ExchangeEvents {
       target.destroy();
       return;
     }
-    client.write(response);
+    const allow = this.deps.meter.allowFor(client);
+    client.write(response.subarray(0, allow(response.length)));
     if (pipelined.length > 0) {
-      target.write(pipelined);
+      target.write(pipelined.subarray(0, allow(pipelined.length)));
     }
-    relay(client, target);
+    relay(client, target, allow);
   }
 
   onFailed(): void {

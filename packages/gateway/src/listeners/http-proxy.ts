@@ -9,6 +9,7 @@ import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { GatewayStore } from '../store.ts';
 import { connectThroughExit, type ExitChoice, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
+import type { PendingConnections } from '../tunnel/pending-connections.ts';
 import { relay } from '../tunnel/relay.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
 import type { UsageMeter } from '../tunnel/usage-meter.ts';
@@ -28,6 +29,8 @@ export interface HttpProxyDeps {
   stickyPortOf: (socket: Socket) => number | undefined;
   /** Kept-alive connections to targets for forward requests. */
   targetPool: TargetPool;
+  /** Connections not yet authenticated: capped per client and in total, under a deadline. */
+  pending: PendingConnections;
 }
 
 /** The HTTP proxy port's handler for one accepted (or sniffed sticky-port) connection. */
@@ -36,6 +39,7 @@ export function handleHttpConnection(deps: HttpProxyDeps, socket: Socket): void 
     onConnect: (head, rest) => void handleConnect(deps, socket, head, rest),
     onForward: (client, head, rest) => void handleForward(deps, client, head, rest),
     onMalformed: (message) => refuse(deps, socket, new GatewayError('BAD_REQUEST', message), null),
+    onTooLarge: (message) => refuse(deps, socket, new GatewayError('HEAD_TOO_LARGE', message), null),
   });
 }
 
@@ -108,11 +112,12 @@ async function handleConnect(deps: HttpProxyDeps, client: Socket, request: Reque
       return;
     }
     deps.meter.countRequest(admitted.plan.planId);
+    const allow = deps.meter.allowFor(client);
     if (head.length > 0) {
-      upstream.write(head);
+      upstream.write(head.subarray(0, allow(head.length)));
     }
     client.write(CONNECT_ESTABLISHED);
-    relay(client, upstream);
+    relay(client, upstream, allow);
   } catch (error) {
     refuse(deps, client, error, admitted);
   }

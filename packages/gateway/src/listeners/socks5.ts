@@ -4,9 +4,14 @@ import { GatewayError, gatewayErrors } from '../errors.ts';
 import { connectThroughExit, resolveTarget } from '../tunnel/connect-exit.ts';
 import { relay } from '../tunnel/relay.ts';
 import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
+import { parseCredentials, parseGreeting, parseRequest, type Socks5Parsed } from './socks5-messages.ts';
 
-/** A client that has not finished its handshake by then is dropped. */
-const HANDSHAKE_TIMEOUT_MS = 10_000;
+/**
+ * A client must have sent its whole handshake (greeting, credentials, request) this long after
+ * connecting, or it is dropped: an absolute deadline, so a client dripping a byte at a time cannot hold
+ * the connection (each byte would reset an idle timer).
+ */
+export const HANDSHAKE_DEADLINE_MS = 10_000;
 /** A handshake is under 1 KiB; past this, early data waits in the kernel (backpressure), not in memory. */
 const MAX_BUFFERED = 64 * 1024;
 
@@ -58,22 +63,18 @@ function ipv6Bytes(address: string): Buffer {
   return out;
 }
 
-function ipv6Text(bytes: Buffer): string {
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) {
-    groups.push(bytes.readUInt16BE(i).toString(16));
-  }
-  return groups.join(':');
-}
+/** A handshake message read, or why none can be. */
+type Read<T> = Exclude<Socks5Parsed<T>, { kind: 'incomplete' }>;
 
 /**
- * Reads a handshake from a socket piece by piece: `need(n)` resolves with exactly n bytes however the
- * client chunks them; whatever arrives after the last message is handed back for the tunnel.
+ * Reads a handshake from a socket message by message: `read(parse)` resolves with the message `parse`
+ * finds at the front of what the client sent, however the client chunks it (or with its protocol
+ * error); whatever arrives after the last message is handed back for the tunnel.
  */
 class HandshakeReader {
   private buffered: Buffer = Buffer.alloc(0);
-  private waiting: { size: number; resolve: (bytes: Buffer) => void; reject: (error: Error) => void } | null =
-    null;
+  /** The message awaited: `take` answers whether the bytes so far settled it. */
+  private waiting: { take: () => boolean; reject: (error: Error) => void } | null = null;
   private readonly onData = (chunk: Buffer) => {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
     if (this.buffered.length > MAX_BUFFERED) {
@@ -93,23 +94,30 @@ class HandshakeReader {
     socket.resume();
   }
 
-  need(size: number): Promise<Buffer> {
+  read<T>(parse: (bytes: Buffer) => Socks5Parsed<T>): Promise<Read<T>> {
     return new Promise((resolve, reject) => {
-      this.waiting = { size, resolve, reject };
+      const take = () => {
+        const parsed = parse(this.buffered);
+        if (parsed.kind === 'incomplete') {
+          return false;
+        }
+        if (parsed.kind === 'message') {
+          this.buffered = this.buffered.subarray(parsed.size);
+          if (this.buffered.length <= MAX_BUFFERED && this.socket.isPaused()) {
+            this.socket.resume();
+          }
+        }
+        resolve(parsed);
+        return true;
+      };
+      this.waiting = { take, reject };
       this.settle();
     });
   }
 
   private settle(): void {
-    if (this.waiting && this.buffered.length >= this.waiting.size) {
-      const { size, resolve } = this.waiting;
+    if (this.waiting?.take()) {
       this.waiting = null;
-      const bytes = this.buffered.subarray(0, size);
-      this.buffered = this.buffered.subarray(size);
-      if (this.buffered.length <= MAX_BUFFERED && this.socket.isPaused()) {
-        this.socket.resume();
-      }
-      resolve(bytes);
     }
   }
 
@@ -144,30 +152,26 @@ function refuseRequest(deps: Socks5Deps, client: Socket, error: unknown, admitte
  */
 export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?: number): Promise<void> {
   client.on('error', () => client.destroy());
-  client.setTimeout(HANDSHAKE_TIMEOUT_MS, () => client.destroy());
+  const deadline = setTimeout(() => client.destroy(), HANDSHAKE_DEADLINE_MS);
+  client.once('close', () => clearTimeout(deadline));
   const reader = new HandshakeReader(client);
   let admitted: Admitted | null = null;
   try {
-    const [version, methodCount = 0] = await reader.need(2);
-    if (version !== 0x05) {
+    const greeting = await reader.read(parseGreeting);
+    if (greeting.kind === 'error') {
       client.destroy();
       return;
     }
-    const methods = await reader.need(methodCount);
-    let credentials: { username: string; password: string } | null = null;
+    const { methods } = greeting.message;
     if (methods.includes(METHOD_USERPASS)) {
       client.write(Buffer.from([0x05, METHOD_USERPASS]));
-      const [authVersion, userLength = 0] = await reader.need(2);
-      if (authVersion !== 0x01) {
+      const credentials = await reader.read(parseCredentials);
+      if (credentials.kind === 'error') {
         client.destroy();
         return;
       }
-      const username = (await reader.need(userLength)).toString('utf8');
-      const [passwordLength = 0] = await reader.need(1);
-      const password = (await reader.need(passwordLength)).toString('utf8');
-      credentials = { username, password };
       try {
-        admitted = admit(deps, credentials, client, stickyPort);
+        admitted = admit(deps, credentials.message, client, stickyPort);
       } catch {
         client.end(AUTH_FAILED);
         return;
@@ -184,20 +188,14 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       return;
     }
 
-    const [requestVersion, command, , addressType] = await reader.need(4);
-    let host: string;
-    if (addressType === 0x01) {
-      host = [...(await reader.need(4))].join('.');
-    } else if (addressType === 0x04) {
-      host = ipv6Text(await reader.need(16));
-    } else if (addressType === 0x03) {
-      const [length = 0] = await reader.need(1);
-      host = (await reader.need(length)).toString('latin1');
-    } else {
+    const request = await reader.read(parseRequest);
+    if (request.kind === 'error') {
       client.end(reply(REP_ADDRESS_NOT_SUPPORTED));
       return;
     }
-    const port = (await reader.need(2)).readUInt16BE(0);
+    const { version: requestVersion, command, host, port } = request.message;
+    // The client has said everything it must; what follows (the exit's connect) has its own timeouts.
+    clearTimeout(deadline);
     if (requestVersion !== 0x05 || command !== 0x01) {
       client.end(reply(REP_COMMAND_NOT_SUPPORTED));
       return;
@@ -230,12 +228,12 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     }
     deps.meter.countRequest(admitted.plan.planId);
     const early = reader.release();
-    client.setTimeout(0);
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));
+    const allow = deps.meter.allowFor(client);
     if (early.length > 0) {
-      upstream.write(early);
+      upstream.write(early.subarray(0, allow(early.length)));
     }
-    relay(client, upstream);
+    relay(client, upstream, allow);
     client.resume();
   } catch (error) {
     if (client.destroyed) {

@@ -38,10 +38,19 @@ function giveBack(buffer: Buffer, isHeld: boolean): void {
   }
 }
 
+/**
+ * How many of `bytes` may go on to the client now (the connection's traffic allowance); fewer means
+ * the plan's traffic is used up after them, and the relay stops.
+ */
+export type Allow = (bytes: number) => number;
+
+const UNLIMITED: Allow = (bytes) => bytes;
+
 /** Reads one target socket into reused memory and writes what it reads to the client (the sink). */
 class TargetReader {
   socket!: Socket;
   private sink: Socket | null = null;
+  private allow: Allow = UNLIMITED;
   private own: Buffer | null = null;
   /** Bytes that arrived before the relay started (a server that speaks first), copied. */
   private early: Buffer[] = [];
@@ -53,6 +62,16 @@ class TargetReader {
   nextBuffer = (): Buffer => this.own ?? SHARED;
 
   onRead = (length: number, buffer: Buffer): boolean => {
+    const allowed = this.sink ? this.allow(length) : length;
+    if (allowed < length) {
+      // The plan's traffic ends inside this read: the client gets the part it paid for, then the end;
+      // the rest is never written, so never billed. (A copy: the buffer is given back on close.)
+      const part = Buffer.allocUnsafe(allowed);
+      buffer.copy(part, 0, 0, allowed);
+      (this.sink as Socket).end(part);
+      this.socket.destroy();
+      return false;
+    }
     if (buffer !== this.own) {
       // The shared buffer: copy out before any other socket reads into it.
       const copy = Buffer.allocUnsafe(length);
@@ -111,12 +130,19 @@ class TargetReader {
   }
 
   /** Starts relaying to the client: first what the target sent early, then the rest as it comes. */
-  start(sink: Socket): void {
+  start(sink: Socket, allow: Allow): void {
     this.sink = sink;
+    this.allow = allow;
     const early = this.early;
     this.early = [];
     this.waiting = false;
     for (const [i, chunk] of early.entries()) {
+      const length = allow(chunk.length);
+      if (length < chunk.length) {
+        sink.end(chunk.subarray(0, length));
+        this.socket.destroy();
+        return;
+      }
       sink.write(chunk, i === early.length - 1 ? this.afterWrite : undefined);
     }
     if (sink.writableLength > 0) {
@@ -147,19 +173,44 @@ export function connectTarget(options: TcpNetConnectOpts): Socket {
 }
 
 /**
- * Carries bytes both ways between a client and a target until either side ends, then closes both.
- * A target opened by `connectTarget` reads into reused memory; any other socket is piped.
+ * Forwards `from` to `to` out of the allowance: a chunk past it is cut to what is allowed and the
+ * relay ends; backpressure pauses the reading side.
  */
-export function relay(client: Socket, target: Socket): void {
+function forward(from: Socket, to: Socket, allow: Allow): void {
+  from.on('data', (chunk: Buffer) => {
+    const length = allow(chunk.length);
+    const part = length < chunk.length ? chunk.subarray(0, length) : chunk;
+    if (length < chunk.length) {
+      from.destroy();
+      to.end(part);
+      return;
+    }
+    if (!to.write(part)) {
+      from.pause();
+      to.once('drain', () => from.resume());
+    }
+  });
+  from.once('end', () => to.end());
+  // A socket paused before the relay (a CONNECT head being read, a tunnel arriving paused) flows now.
+  from.resume();
+}
+
+/**
+ * Carries bytes both ways between a client and a target until either side ends, then closes both.
+ * Every byte goes out of the client connection's traffic allowance (`allow`), in both directions: when
+ * the plan's traffic is used up the tunnel ends at that byte. A target opened by `connectTarget` reads
+ * into reused memory; any other socket is read chunk by chunk.
+ */
+export function relay(client: Socket, target: Socket, allow: Allow = UNLIMITED): void {
   target.on('error', () => client.destroy());
   client.on('close', () => target.destroy());
   target.on('close', () => client.destroy());
-  client.pipe(target);
+  forward(client, target, allow);
   const reader = readers.get(target);
   if (reader) {
     target.once('end', () => client.end());
-    reader.start(client);
+    reader.start(client, allow);
   } else {
-    target.pipe(client);
+    forward(target, client, allow);
   }
 }

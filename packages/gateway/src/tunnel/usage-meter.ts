@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { LocalTrafficAllowance, type TrafficAllowance } from './traffic-allowance.ts';
 
 export interface PlanUsage {
   /** Bytes that crossed client sockets, both directions, without the gateway's own error replies. */
@@ -15,6 +16,10 @@ export interface PlanUsage {
 interface Metered {
   planId: string;
   isDoubled: boolean;
+  /** Billed bytes granted to this connection's relays and not yet billed by a sample. */
+  granted: number;
+  /** Of the grant, what the relays may still forward before asking for more. */
+  allowance: number;
   /** Counter values already billed, and the gateway's own reply bytes that are never billed. */
   billedRead: number;
   billedWritten: number;
@@ -23,6 +28,8 @@ interface Metered {
   host: string | undefined;
   /** The host as the request named it, so a repeat of the same name costs nothing. */
   givenHost: string | undefined;
+  /** The socket closed: its grant went back, and a read still in flight takes no new one. */
+  isClosed: boolean;
 }
 
 const empty = (): PlanUsage => ({
@@ -36,12 +43,29 @@ const empty = (): PlanUsage => ({
 
 /**
  * Meters traffic from the kernel socket counters (bytesRead / bytesWritten), never per chunk: a socket is
- * sampled when it closes and by `sampleOpen()` (every second), and the deltas pile up per plan until
+ * sampled when it closes and by `sampleOpen()` (every 250 ms), and the deltas pile up per plan until
  * `drain()` hands them to the store's flush.
+ *
+ * It also holds each connection's allowance: the relays forward bytes only out of traffic granted ahead
+ * of time (`allow`), taken from the plan's remaining traffic through a TrafficAllowance, so a plan stops
+ * at its limit at any speed. Billing stays the kernel's counters; the allowance only bounds sending.
  */
 export class UsageMeter {
   private pending = new Map<string, PlanUsage>();
   private readonly open = new Map<Socket, Metered>();
+  readonly allowance: TrafficAllowance;
+
+  /**
+   * @param leftBytes the traffic a plan had left when the store last read it (undefined: no such plan);
+   * without it nothing limits sending (an engine run without a store).
+   */
+  constructor(leftBytes?: (planId: string) => number | undefined, allowance?: TrafficAllowance) {
+    this.allowance =
+      allowance ??
+      new LocalTrafficAllowance(leftBytes ?? (() => Number.MAX_SAFE_INTEGER), (planId) =>
+        this.pendingBilledBytes(planId),
+      );
+  }
 
   private usage(planId: string): PlanUsage {
     let usage = this.pending.get(planId);
@@ -52,24 +76,87 @@ export class UsageMeter {
     return usage;
   }
 
-  /** Starts billing a client socket to a plan. Bytes the socket carried before are not billed. */
-  attach(socket: Socket, planId: string, isDoubled: boolean): void {
-    if (this.open.has(socket)) {
+  /**
+   * Bills a client socket to a plan, with or without the 2x of target filters. The first call covers
+   * everything the socket carried from its start (the CONNECT head, the SOCKS5 handshake, the first
+   * request). A kept-alive HTTP connection calls it for every request: when the plan or the 2x changes,
+   * what was carried so far is billed to the previous one, up to `readFrom` (the bytesRead at which this
+   * request began) for what the client sent, and the connection's unused grant goes back.
+   */
+  attach(socket: Socket, planId: string, isDoubled: boolean, readFrom?: number): void {
+    const known = this.open.get(socket);
+    if (known) {
+      if (known.planId !== planId || known.isDoubled !== isDoubled) {
+        this.sample(socket, readFrom);
+        this.allowance.release(known.planId, known.granted);
+        known.planId = planId;
+        known.isDoubled = isDoubled;
+        known.granted = 0;
+        known.allowance = 0;
+      }
       return;
     }
     this.open.set(socket, {
       planId,
       isDoubled,
+      granted: 0,
+      allowance: 0,
       billedRead: 0,
       billedWritten: 0,
       excludedWritten: 0,
       host: undefined,
       givenHost: undefined,
+      isClosed: false,
     });
     socket.once('close', () => {
       this.sample(socket);
+      const metered = this.open.get(socket);
+      if (metered) {
+        this.allowance.release(metered.planId, metered.granted);
+        metered.isClosed = true;
+      }
       this.open.delete(socket);
     });
+  }
+
+  /**
+   * How many of `bytes` a relay of this connection may forward now (all of them, unless the plan's
+   * traffic runs out: then the part that is left, and the caller stops the connection). Takes a new
+   * grant when the connection's allowance is spent. A socket the meter does not know is not limited.
+   */
+  allow(socket: Socket, bytes: number): number {
+    const metered = this.open.get(socket);
+    return metered ? this.allowFrom(metered, bytes) : bytes;
+  }
+
+  private allowFrom(metered: Metered, bytes: number): number {
+    if (metered.isClosed) {
+      return bytes;
+    }
+    const factor = metered.isDoubled ? 2 : 1;
+    const needed = bytes * factor;
+    if (metered.allowance < needed) {
+      const grant = this.allowance.take(metered.planId, needed - metered.allowance);
+      metered.granted += grant;
+      metered.allowance += grant;
+    }
+    const spent = Math.min(needed, metered.allowance);
+    const allowed = Math.floor(spent / factor);
+    metered.allowance -= allowed * factor;
+    return allowed;
+  }
+
+  /** `allow` for one connection, for a relay to call per chunk. */
+  allowFor(socket: Socket): (bytes: number) => number {
+    // Resolved once, not per chunk: a connection's record lives as long as it does (attach() changes
+    // its plan in place), so the relays' per-chunk call is arithmetic only.
+    const metered = this.open.get(socket);
+    return metered ? (bytes) => this.allowFrom(metered, bytes) : (bytes) => bytes;
+  }
+
+  /** Billed bytes a plan has used beyond what the store last read: pending, and granted ahead. */
+  spentBytes(planId: string): number {
+    return this.pendingBilledBytes(planId) + this.allowance.outstanding(planId);
   }
 
   /**
@@ -106,12 +193,13 @@ export class UsageMeter {
     }
   }
 
-  private sample(socket: Socket): void {
+  /** Bills what the socket carried since its last sample (client bytes only up to `readUntil`). */
+  private sample(socket: Socket, readUntil = socket.bytesRead): void {
     const metered = this.open.get(socket);
     if (!metered) {
       return;
     }
-    const read = socket.bytesRead;
+    const read = Math.max(metered.billedRead, Math.min(readUntil, socket.bytesRead));
     const written = Math.max(0, socket.bytesWritten - metered.excludedWritten);
     const delta = read - metered.billedRead + (written - metered.billedWritten);
     metered.billedRead = read;
@@ -125,6 +213,14 @@ export class UsageMeter {
       if (metered.host !== undefined) {
         usage.hostBytes[metered.host] = (usage.hostBytes[metered.host] ?? 0) + delta;
       }
+      // What is now billed (pending) is no longer outstanding in the grant.
+      const billed = metered.isDoubled ? delta * 2 : delta;
+      const settled = Math.min(metered.granted, billed);
+      if (settled > 0) {
+        metered.granted -= settled;
+        this.allowance.release(metered.planId, settled);
+      }
+      metered.allowance = Math.min(metered.allowance, metered.granted);
     }
   }
 
@@ -136,26 +232,15 @@ export class UsageMeter {
   }
 
   /**
-   * Closes every open connection of a plan whose traffic is used up (`leftBytes` minus what is pending).
-   * Run right after `sampleOpen()`: the overdraft is what the plan's connections carried since the last
-   * sample. Answers the plans that were cut.
+   * Closes every open connection `shouldClose` picks (its plan is used up, deactivated, or no longer
+   * lets this client in). Run right after `sampleOpen()`, so what they carried is billed first.
    */
-  enforceTraffic(leftBytes: (planId: string) => number | undefined): string[] {
-    const exhausted = new Set<string>();
-    const checked = new Set<string>();
+  closeWhere(shouldClose: (planId: string, socket: Socket) => boolean): void {
     for (const [socket, metered] of this.open) {
-      if (!checked.has(metered.planId)) {
-        checked.add(metered.planId);
-        const left = leftBytes(metered.planId);
-        if (left !== undefined && left - this.pendingBilledBytes(metered.planId) <= 0) {
-          exhausted.add(metered.planId);
-        }
-      }
-      if (exhausted.has(metered.planId)) {
+      if (shouldClose(metered.planId, socket)) {
         socket.destroy();
       }
     }
-    return [...exhausted];
   }
 
   /** Billed bytes (with the 2x extra) not yet drained for a plan, for limits between flushes. */
@@ -177,6 +262,32 @@ export class UsageMeter {
       }
       for (const [host, bytes] of Object.entries(usage.hostBytes)) {
         into.hostBytes[host] = (into.hostBytes[host] ?? 0) + bytes;
+      }
+    }
+  }
+
+  /**
+   * Takes back usage that was restored but turned out to be stored after all (a flush whose answer was
+   * lost): the exact reverse of `restore`.
+   */
+  forget(applied: Map<string, PlanUsage>): void {
+    for (const [planId, usage] of applied) {
+      const from = this.usage(planId);
+      from.bytes -= usage.bytes;
+      from.extraBytes -= usage.extraBytes;
+      from.requests -= usage.requests;
+      from.errors -= usage.errors;
+      for (const [code, count] of Object.entries(usage.errorsByCode)) {
+        from.errorsByCode[code] = (from.errorsByCode[code] ?? 0) - count;
+        if (from.errorsByCode[code] === 0) {
+          delete from.errorsByCode[code];
+        }
+      }
+      for (const [host, bytes] of Object.entries(usage.hostBytes)) {
+        from.hostBytes[host] = (from.hostBytes[host] ?? 0) - bytes;
+        if (from.hostBytes[host] === 0) {
+          delete from.hostBytes[host];
+        }
       }
     }
   }

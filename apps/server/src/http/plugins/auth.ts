@@ -1,14 +1,19 @@
 import { messages } from '@bytegate/contracts/messages';
 import type { SessionRow, UserRow } from '@bytegate/db/queries';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
 import { authenticateToken } from '../../services/accounts/authenticate-token.ts';
+import { csrfTokenFor, isCsrfTokenValid } from '../../services/accounts/session-tokens.ts';
+import { TRUSTED_DEVICE_TTL_MS } from '../../services/accounts/trusted-devices.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { AppError } from '../app-error.ts';
 
 export interface Auth {
   user: UserRow;
   session: SessionRow;
+  /** The session's CSRF token when it came as the browser's cookie; null for a bearer token. */
+  csrfToken: string | null;
 }
 
 declare module 'fastify' {
@@ -17,25 +22,101 @@ declare module 'fastify' {
     auth: Auth | null;
   }
   interface FastifyInstance {
-    /** onRequest hook: answers 401 unless a live bearer token came with the request. */
-    requireAuth: (request: FastifyRequest) => Promise<void>;
+    /** onRequest hook: answers 401 unless a live bearer token or session cookie came with the request. */
+    requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{16,128})$/;
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The browser session's cookie. On https it carries the `__Host-` prefix, which browsers accept only
+ * from a secure origin with Path=/ and no Domain, so no other host or plain-http page can set it.
+ */
+export function sessionCookieName(config: Config): string {
+  return isHttps(config) ? '__Host-bytegate_session' : 'bytegate_session';
+}
+
+const isHttps = (config: Config) => config.publicUrl.startsWith('https:');
+
+/** Sets the httpOnly session cookie of a browser sign-in; scripts never see the token. */
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(sessionCookieName(config), token, {
+    httpOnly: true,
+    secure: isHttps(config),
+    sameSite: 'lax',
+    path: '/',
+    maxAge: Math.floor(config.sessionTtlMs / 1000),
+  });
+}
+
+/** The browser's device cookie: marks a browser that signed in to an account before (login throttle). */
+export function deviceCookieName(config: Config): string {
+  return isHttps(config) ? '__Host-bytegate_device' : 'bytegate_device';
+}
+
+export function setDeviceCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(deviceCookieName(config), token, {
+    httpOnly: true,
+    secure: isHttps(config),
+    sameSite: 'lax',
+    path: '/',
+    maxAge: Math.floor(TRUSTED_DEVICE_TTL_MS / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(sessionCookieName(config), {
+    httpOnly: true,
+    secure: isHttps(config),
+    sameSite: 'lax',
+    path: '/',
+  });
+}
+
+/**
+ * Who is asking. Programmatic clients send `Authorization: Bearer <token>`, which is used alone when
+ * present. The web app's requests carry the httpOnly session cookie instead; on those, every
+ * state-changing request must also carry the session's CSRF token in `X-CSRF-Token` and must not come
+ * from another site (Fetch Metadata), so a page elsewhere cannot act with the visitor's cookie.
+ */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceContext }) => {
+  const { config } = opts.ctx;
+  const cookieName = sessionCookieName(config);
   app.decorateRequest('auth', null);
-  app.decorate('requireAuth', async (request: FastifyRequest) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) {
+  app.decorate('requireAuth', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const match = BEARER.exec(header);
+      if (!match?.[1]) {
+        throw new AppError('UNAUTHENTICATED', messages.notSignedIn);
+      }
+      const found = await authenticateToken(opts.ctx, match[1]);
+      if (!found) {
+        throw new AppError('UNAUTHENTICATED', messages.sessionExpired);
+      }
+      request.auth = { ...found, csrfToken: null };
+      return;
+    }
+    const cookie = request.cookies[cookieName];
+    if (!cookie) {
       throw new AppError('UNAUTHENTICATED', messages.notSignedIn);
     }
-    const found = await authenticateToken(opts.ctx, match[1]);
+    const found = TOKEN.test(cookie) ? await authenticateToken(opts.ctx, cookie) : null;
     if (!found) {
+      clearSessionCookie(reply, config);
       throw new AppError('UNAUTHENTICATED', messages.sessionExpired);
     }
-    request.auth = found;
+    if (!SAFE_METHODS.has(request.method)) {
+      const csrfHeader = request.headers['x-csrf-token'];
+      const isCrossSite = request.headers['sec-fetch-site'] === 'cross-site';
+      if (isCrossSite || !isCsrfTokenValid(cookie, typeof csrfHeader === 'string' ? csrfHeader : undefined)) {
+        throw new AppError('CSRF_FAILED', messages.csrfFailed);
+      }
+    }
+    request.auth = { ...found, csrfToken: csrfTokenFor(cookie) };
   });
 });
 

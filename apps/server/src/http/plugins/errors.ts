@@ -4,6 +4,8 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../app-error.ts';
 
+const LOGGED_REFUSALS = new Set(['RATE_LIMITED', 'CSRF_FAILED', 'SERVER_BUSY']);
+
 /**
  * Maps every failure to `{ error, code }` with the catalogue's status, so a client never sees
  * Fastify's own error shape, a stack trace or HTML.
@@ -13,6 +15,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     const appError = toAppError(error);
     if (appError.code === 'INTERNAL_ERROR') {
       request.log.error({ err: error }, 'unhandled error');
+    } else if (appError.code === 'DATABASE_UNAVAILABLE') {
+      request.log.warn({ route: request.routeOptions.url, reason: error.message }, 'database unavailable');
+    } else if (LOGGED_REFUSALS.has(appError.code)) {
+      // What an operator watches for: guessing, forged requests and overload (never a body or a secret).
+      request.log.info(
+        { code: appError.code, ip: request.ip, route: request.routeOptions.url },
+        appError.message,
+      );
+    }
+    if (appError.retryAfterSeconds !== undefined) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(appError.retryAfterSeconds))));
     }
     return reply
       .status(appError.statusCode)
@@ -20,9 +33,45 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
+// Connection-level failures of PostgreSQL: the network, the pool's bounded waits, and the server's
+// own "not now" answers (SQLSTATE class 08, admin shutdown, starting up, too many connections).
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i;
+
+/** Whether an error (or one of its causes) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (
+      (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
+      UNAVAILABLE_MESSAGES.test(current.message)
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) {
     return error;
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('DATABASE_UNAVAILABLE', messages.databaseUnavailable, undefined, {
+      retryAfterSeconds: 5,
+    });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const [first] = error.validation;
@@ -40,7 +89,7 @@ function toAppError(error: FastifyError): AppError {
       break;
   }
   if (error.statusCode === 429) {
-    return new AppError('RATE_LIMITED', error.message || messages.tooManyRequests);
+    return new AppError('RATE_LIMITED', error.message);
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
     return new AppError('INVALID_BODY', messages.invalidBody);

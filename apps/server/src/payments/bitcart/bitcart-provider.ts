@@ -31,7 +31,9 @@ const invoiceSchema = z.object({
   exception_status: z.string().nullish(),
   sent_amount: decimalLike.nullish(),
   payment_id: z.string().nullish(),
+  /** The invoice's whole lifetime; `time_left` is what remains of it. */
   expiration_seconds: z.number().nullish(),
+  time_left: z.number().nullish(),
   created: z.string().nullish(),
   payments: z
     .array(z.object({ id: z.string().nullish(), rate: decimalLike.nullish() }).passthrough())
@@ -64,6 +66,14 @@ function paidCents(invoice: BitcartInvoice): number | null {
     return null;
   }
   return Math.floor(sent * rate * 100 + 1e-6);
+}
+
+function expiresAt(invoice: BitcartInvoice): Date | null {
+  const created = invoice.created ? Date.parse(invoice.created) : Number.NaN;
+  if (invoice.expiration_seconds && Number.isFinite(created)) {
+    return new Date(created + invoice.expiration_seconds * 1000);
+  }
+  return typeof invoice.time_left === 'number' ? new Date(Date.now() + invoice.time_left * 1000) : null;
 }
 
 /** Provider B: Bitcart's Merchants API (bearer token; invoice reads are public). */
@@ -117,7 +127,7 @@ export function createBitcartProvider(
       amountCents,
       paidCents: paidCents(invoice),
       checkoutUrl: `${settings.adminUrl()}/i/${invoice.id}`,
-      expiresAt: invoice.expiration_seconds ? new Date(Date.now() + invoice.expiration_seconds * 1000) : null,
+      expiresAt: expiresAt(invoice),
     };
   }
 

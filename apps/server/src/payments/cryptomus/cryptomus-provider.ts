@@ -25,6 +25,8 @@ const paymentSchema = z.object({
   amount: z.string(),
   payment_amount: z.string().nullish(),
   payment_amount_usd: z.string().nullish(),
+  payer_currency: z.string().nullish(),
+  payer_amount: z.string().nullish(),
   currency: z.string(),
   url: z.string(),
   status: z.string(),
@@ -54,6 +56,18 @@ export function cryptomusOutcome(status: string): InvoiceOutcome {
       // check, process, confirm_check, wrong_amount_waiting, locked (AML review), refund_*: not final for us.
       return 'pending';
   }
+}
+
+/**
+ * What the payer sent, in USD cents, from the one USD figure Cryptomus reports: `payment_amount_usd`.
+ * Never `payment_amount`: that is in the payer's coin (0.0002 BTC is not $0.02). Nor a rate: Cryptomus
+ * does not document which way `payer_amount_exchange_rate` points, and a misread rate credits money
+ * nobody paid. A zero figure counts as none (Cryptomus sends "0.00" where it has not converted, seen on
+ * P2P payments). Null sends a partial payment to manual review.
+ */
+export function paidUsdCents(payment: { payment_amount_usd?: string | null | undefined }): number | null {
+  const cents = decimalToCents(payment.payment_amount_usd ?? null);
+  return cents !== null && cents > 0 ? cents : null;
 }
 
 /** Provider A: Cryptomus' real HTTP API, with its md5 request signature. */
@@ -108,7 +122,11 @@ export function createCryptomusProvider(settings: CryptomusSettings): PaymentPro
       outcome: cryptomusOutcome(payment.status),
       currency: payment.currency,
       amountCents,
-      paidCents: decimalToCents(payment.payment_amount_usd ?? payment.payment_amount ?? null),
+      paidCents: paidUsdCents(payment),
+      payerPaid:
+        payment.payer_currency && payment.payment_amount
+          ? { currency: payment.payer_currency, amount: payment.payment_amount }
+          : null,
       checkoutUrl: payment.url,
       expiresAt: payment.expired_at ? new Date(payment.expired_at * 1000) : null,
     };

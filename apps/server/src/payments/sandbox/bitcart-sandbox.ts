@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { bitcartModalScript } from './bitcart-modal-script.ts';
 import { renderCheckoutPage } from './checkout-page.ts';
+import { isOwnOriginUrl, SANDBOX_MAX_INVOICES, setBounded } from './sandbox-limits.ts';
 
 export const BITCART_SANDBOX_TOKEN = 'sandbox-token';
 export const BITCART_SANDBOX_STORE = 'sandbox-store';
@@ -19,8 +20,20 @@ interface SandboxInvoice {
   notification_url: string;
   redirect_url: string;
   created: string;
+  /** Minutes the invoice stays payable. */
   expiration: number;
 }
+
+export interface BitcartSandboxOptions {
+  publicBaseUrl: () => string;
+  /** Invoices kept in memory; the oldest are dropped beyond this. */
+  maxInvoices?: number;
+  /** The clock invoices expire by (tests move it). */
+  now?: () => number;
+}
+
+/** The store's checkout expiration when the invoice sets none (Bitcart's default), in minutes. */
+const DEFAULT_EXPIRATION_MIN = 15;
 
 const PAYMENT_ID = 'sandbox-usdt';
 const RATE = 1; // 1 USDT = 1 USD in the sandbox
@@ -72,9 +85,22 @@ const FINAL = new Set(['complete', 'expired', 'invalid', 'refunded']);
  * `/admin/i/{id}` and modal script `/admin/modal/bitcart.js`, and unsigned IPNs `{id, status}` to the
  * invoice's notification_url on every status change. Mounted under /sandbox/bitcart. State is in memory.
  */
-export function bitcartSandbox(options: { publicBaseUrl: () => string }): FastifyPluginAsync {
+export function bitcartSandbox(options: BitcartSandboxOptions): FastifyPluginAsync {
+  const maxInvoices = options.maxInvoices ?? SANDBOX_MAX_INVOICES;
+  const now = options.now ?? Date.now;
   return async (app: FastifyInstance) => {
     const invoices = new Map<string, SandboxInvoice>();
+    /** Our latest invoice per order id, for the idempotent create. */
+    const byOrderId = new Map<string, string>();
+
+    /** An invoice by id; one still pending past its expiration has expired, as Bitcart's worker does. */
+    function find(id: string | undefined): SandboxInvoice | undefined {
+      const invoice = id === undefined ? undefined : invoices.get(id);
+      if (invoice?.status === 'pending' && now() >= expiresAtMs(invoice)) {
+        invoice.status = 'expired';
+      }
+      return invoice;
+    }
     const adminBase = () => `${options.publicBaseUrl()}/sandbox/bitcart/admin`;
     // The checkout page's buttons are plain HTML forms.
     app.addContentTypeParser(
@@ -90,10 +116,8 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
         paid_currency: invoice.sent_amount > 0 ? 'USDT' : null,
         paid_date: invoice.sent_amount > 0 ? new Date().toISOString() : null,
         tx_hashes: invoice.sent_amount > 0 ? [`sandbox-${invoice.id}`] : [],
-        expiration_seconds: Math.max(
-          0,
-          Math.round((Date.parse(invoice.created) + invoice.expiration * 60_000 - Date.now()) / 1000),
-        ),
+        expiration_seconds: invoice.expiration * 60,
+        time_left: Math.max(0, Math.round((expiresAtMs(invoice) - now()) / 1000)),
         payment_methods: [PAYMENT_ID],
         metadata: {},
         payments: [
@@ -127,13 +151,34 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
             .status(422)
             .send({ detail: [{ loc: ['body', 'price'], msg: 'invalid price or store' }] });
         }
-        const existing = [...invoices.values()].find(
-          (invoice) =>
-            invoice.order_id === request.params.orderId &&
-            invoice.price === Number(price).toFixed(2) &&
-            invoice.status !== 'expired',
+        // Where the buyer is sent and where IPNs go: our own origin only (see isOwnOriginUrl).
+        const badUrls = ['notification_url', 'redirect_url'].filter(
+          (field) => !isOwnOriginUrl(body[field], options.publicBaseUrl()),
         );
-        if (existing) {
+        if (badUrls.length > 0) {
+          return reply.status(422).send({
+            detail: badUrls.map((field) => ({
+              loc: ['body', field],
+              msg: 'must be an http(s) URL on the store origin',
+              type: 'value_error',
+            })),
+          });
+        }
+        const expiration = body.expiration === undefined ? DEFAULT_EXPIRATION_MIN : body.expiration;
+        if (typeof expiration !== 'number' || !Number.isInteger(expiration) || expiration < 1) {
+          return reply.status(422).send({
+            detail: [
+              {
+                loc: ['body', 'expiration'],
+                msg: 'must be a positive whole number of minutes',
+                type: 'value_error',
+              },
+            ],
+          });
+        }
+        // Bitcart answers the existing invoice for the same order, price and store unless it expired.
+        const existing = find(byOrderId.get(request.params.orderId));
+        if (existing && existing.price === Number(price).toFixed(2) && existing.status !== 'expired') {
           return present(existing);
         }
         const invoice: SandboxInvoice = {
@@ -148,16 +193,21 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
           payment_id: PAYMENT_ID,
           notification_url: typeof body.notification_url === 'string' ? body.notification_url : '',
           redirect_url: typeof body.redirect_url === 'string' ? body.redirect_url : '',
-          created: new Date().toISOString(),
-          expiration: 15,
+          created: new Date(now()).toISOString(),
+          expiration,
         };
-        invoices.set(invoice.id, invoice);
+        setBounded(invoices, invoice.id, invoice, maxInvoices, (dropped) => {
+          if (byOrderId.get(dropped.order_id) === dropped.id) {
+            byOrderId.delete(dropped.order_id);
+          }
+        });
+        byOrderId.set(invoice.order_id, invoice.id);
         return present(invoice);
       },
     );
 
     app.get<{ Params: { id: string } }>('/api/invoices/:id', async (request, reply) => {
-      const invoice = invoices.get(request.params.id);
+      const invoice = find(request.params.id);
       if (!invoice) {
         return reply.status(404).send({ detail: 'Object not found' });
       }
@@ -169,7 +219,7 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
     );
 
     app.get<{ Params: { id: string } }>('/admin/i/:id', async (request, reply) => {
-      const invoice = invoices.get(request.params.id);
+      const invoice = find(request.params.id);
       if (!invoice) {
         return reply.status(404).type('text/plain').send('No such sandbox invoice');
       }
@@ -192,8 +242,10 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
     });
 
     app.post<{ Params: { id: string; outcome: string } }>('/admin/i/:id/:outcome', async (request, reply) => {
-      const invoice = invoices.get(request.params.id);
-      const outcome = outcomes[request.params.outcome];
+      const invoice = find(request.params.id);
+      const outcome = Object.hasOwn(outcomes, request.params.outcome)
+        ? outcomes[request.params.outcome]
+        : undefined;
       if (!invoice || !outcome) {
         return reply.status(404).type('text/plain').send('No such sandbox invoice or outcome');
       }
@@ -221,4 +273,8 @@ export function bitcartSandbox(options: { publicBaseUrl: () => string }): Fastif
       }
     }
   };
+}
+
+function expiresAtMs(invoice: SandboxInvoice): number {
+  return Date.parse(invoice.created) + invoice.expiration * 60_000;
 }

@@ -26,9 +26,11 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
             `<form method="post" action="${escapeHtml(action.url)}"><button class="${action.tone}" type="submit">${escapeHtml(action.label)}</button></form>`,
         )
         .join('');
-  const back = props.returnUrl
-    ? `<a class="back" href="${escapeHtml(props.returnUrl)}">Back to Bytegate</a>`
-    : '';
+  // The sandboxes accept only our own http(s) URLs; never render another scheme as a link regardless.
+  const back =
+    props.returnUrl && /^https?:\/\//i.test(props.returnUrl)
+      ? `<a class="back" href="${escapeHtml(props.returnUrl)}">Back to Bytegate</a>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox checkout | ${escapeHtml(props.provider)}</title>
@@ -43,7 +45,7 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
   button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}
   .final{background:#f3f4f6;border-radius:10px;padding:12px} .back{display:inline-block;margin-top:16px;color:#4f46e5}
 </style></head>
-<body><main>
+<body><main data-status="${escapeHtml(props.status)}">
   <span class="badge">TEST MODE: no real payment</span>
   <h1>${escapeHtml(props.provider)} sandbox checkout</h1>
   <p class="amount">$${escapeHtml(props.amount)}</p>
@@ -52,16 +54,26 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
   ${back}
   <button id="close" class="neutral" type="button" hidden style="margin-top:10px">Close</button>
 </main>
-<script>
-  // Inside a checkout dialog's frame: report the status to the page, and offer to close.
-  if (window.parent !== window) {
-    try { parent.postMessage({ status: ${JSON.stringify(props.status)} }, '*'); } catch (e) {}
-    var close = document.getElementById('close');
-    close.hidden = false;
-    var back = document.getElementById('back');
-    if (back) { back.hidden = true; }
-    close.onclick = function () { parent.postMessage('close', '*'); };
-  }
-</script>
+<script src="/sandbox/checkout-frame.js"></script>
 </body></html>`;
 }
+
+/**
+ * The checkout page's script, served as a file (the CSP allows no inline script). Inside our checkout
+ * dialog's frame it reports the invoice's status to the dialog and offers a Close button; only our own
+ * origin is told anything.
+ */
+export const CHECKOUT_FRAME_SCRIPT = `(function () {
+  if (window.parent === window) { return; }
+  var main = document.querySelector('main');
+  var origin = window.location.origin;
+  try { window.parent.postMessage({ status: main ? main.getAttribute('data-status') : '' }, origin); } catch (e) {}
+  var back = document.querySelector('.back');
+  if (back) { back.hidden = true; }
+  var close = document.getElementById('close');
+  if (close) {
+    close.hidden = false;
+    close.addEventListener('click', function () { window.parent.postMessage('close', origin); });
+  }
+})();
+`;

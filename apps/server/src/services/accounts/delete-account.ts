@@ -1,5 +1,11 @@
 import { messages } from '@bytegate/contracts/messages';
-import { deactivateUserPlans, eraseUser, getActiveUserById, revokeUserSessions } from '@bytegate/db/queries';
+import {
+  deactivateUserPlans,
+  deleteUserTrustedDevices,
+  eraseUser,
+  getActiveUserById,
+  revokeUserSessions,
+} from '@bytegate/db/queries';
 import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
 import { verifyPassword } from './passwords.ts';
@@ -19,6 +25,7 @@ export async function deleteAccount(
   await ctx.db.transaction(async (tx) => {
     const now = new Date();
     await revokeUserSessions(tx, { userId: user.id, now });
+    await deleteUserTrustedDevices(tx, { userId: user.id });
     await deactivateUserPlans(tx, { userId: user.id });
     await eraseUser(tx, { userId: user.id, now });
   });

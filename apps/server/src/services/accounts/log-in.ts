@@ -1,22 +1,36 @@
 import type { AuthResponse } from '@bytegate/contracts/auth';
-import { messages } from '@bytegate/contracts/messages';
+import { messages, waitMessages } from '@bytegate/contracts/messages';
 import { getActiveUserByEmail } from '@bytegate/db/queries';
 import { AppError } from '../../http/app-error.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { presentUser } from './present-user.ts';
 import { startSession } from './start-session.ts';
+import { rememberDevice, trustedDeviceOf } from './trusted-devices.ts';
 
 export interface LogInProps {
   email: string;
   password: string;
   recaptchaToken?: string | undefined;
   origin: RequestOrigin;
+  /** A browser (cookie session): it gets a device cookie, and brings it back if it has one. */
+  isBrowser: boolean;
+  deviceToken?: string | undefined;
+  throttle: LoginThrottle;
 }
 
-/** Signs a user in. A wrong email and a wrong password get the same answer, in the same time. */
-export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<AuthResponse> {
+/**
+ * Signs a user in. A wrong email and a wrong password get the same answer, in the same time. Failed
+ * attempts (after the bot check) are counted by the throttle, which may refuse the next ones for a
+ * while, saying how long; a browser that signed in to the account before is never held back by
+ * failures made elsewhere. A success answers the session's token and the browser's device token.
+ */
+export async function logIn(
+  ctx: ServiceContext,
+  props: LogInProps,
+): Promise<AuthResponse & { deviceToken: string | null }> {
   await verifyRecaptcha({
     config: ctx.config.recaptcha,
     token: props.recaptchaToken,
@@ -25,16 +39,36 @@ export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<Aut
     expectedHostname: new URL(ctx.config.publicUrl).hostname,
   });
   const user = await getActiveUserByEmail(ctx.db, { email: props.email });
+  const attempt = {
+    email: props.email,
+    address: props.origin.ipAddress ?? 'unknown',
+    trustedDevice: await trustedDeviceOf(ctx.db, { deviceToken: props.deviceToken, userId: user?.id }),
+  };
+  const waitMs = props.throttle.waitMs(attempt);
+  if (waitMs > 0) {
+    throw new AppError('RATE_LIMITED', waitMessages.tooManyLoginAttempts(waitMs / 1000), undefined, {
+      retryAfterSeconds: waitMs / 1000,
+    });
+  }
   const isValid = user
     ? await verifyPassword(user.passwordHash, props.password)
     : await verifyAgainstDummy(props.password);
   if (!user || !isValid) {
+    props.throttle.recordFailure(attempt);
     throw new AppError('INVALID_CREDENTIALS', messages.invalidCredentials);
   }
+  props.throttle.recordSuccess(attempt);
   const token = await startSession(ctx.db, {
     userId: user.id,
     ttlMs: ctx.config.sessionTtlMs,
     origin: props.origin,
   });
-  return { token, user: presentUser(user) };
+  const deviceToken = props.isBrowser
+    ? await rememberDevice(ctx.db, {
+        deviceToken: props.deviceToken,
+        trustedHash: attempt.trustedDevice,
+        userId: user.id,
+      })
+    : null;
+  return { token, user: presentUser(user), deviceToken };
 }

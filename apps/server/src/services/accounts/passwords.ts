@@ -1,10 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
+import { passwordWork } from './password-work.ts';
 
 // argon2id (the library's default algorithm) with OWASP's recommended memory and time cost.
 const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+// Every hash and check goes through the process's bounded queue of password work.
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, options);
+  return passwordWork.run(() => hash(password, options));
 }
 
 /** False for a wrong password and for a hash that is not argon2 (an erased account). */
@@ -12,7 +15,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   if (!passwordHash.startsWith('$argon2')) {
     return false;
   }
-  return verify(passwordHash, password);
+  return passwordWork.run(() => verify(passwordHash, password));
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -23,6 +26,7 @@ let dummyHash: Promise<string> | undefined;
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword('dummy password that matches nothing');
-  await verify(await dummyHash, password);
+  const known = await dummyHash;
+  await passwordWork.run(() => verify(known, password));
   return false;
 }

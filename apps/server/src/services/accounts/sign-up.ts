@@ -7,6 +7,7 @@ import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
 import { hashPassword } from './passwords.ts';
 import { presentUser } from './present-user.ts';
 import { startSession } from './start-session.ts';
+import { rememberDevice } from './trusted-devices.ts';
 
 export interface SignUpProps {
   firstName: string;
@@ -17,10 +18,18 @@ export interface SignUpProps {
   company?: string | undefined;
   recaptchaToken?: string | undefined;
   origin: RequestOrigin;
+  /** A browser (cookie session): it is remembered as the account's device. */
+  isBrowser: boolean;
 }
 
-/** Creates an account and signs it in. An email that already has an account is a 409. */
-export async function signUp(ctx: ServiceContext, props: SignUpProps): Promise<AuthResponse> {
+/**
+ * Creates an account and signs it in; the browser it came from is remembered as the account's device.
+ * An email that already has an account is a 409.
+ */
+export async function signUp(
+  ctx: ServiceContext,
+  props: SignUpProps,
+): Promise<AuthResponse & { deviceToken: string | null }> {
   await verifyRecaptcha({
     config: ctx.config.recaptcha,
     token: props.recaptchaToken,
@@ -45,6 +54,9 @@ export async function signUp(ctx: ServiceContext, props: SignUpProps): Promise<A
       ttlMs: ctx.config.sessionTtlMs,
       origin: props.origin,
     });
-    return { token, user: presentUser(user) };
+    const deviceToken = props.isBrowser
+      ? await rememberDevice(tx, { deviceToken: undefined, trustedHash: null, userId: user.id })
+      : null;
+    return { token, user: presentUser(user), deviceToken };
   });
 }

@@ -9,12 +9,15 @@ const EXPIRED_WORDS = new Set(['cancel', 'expired']);
  * Bitcart). It follows our settled order, not the provider's raw word: 'completed' once credited,
  * 'expired' or 'failed' once failed, and while pending the provider's word, except that a provider's
  * "paid" that is not yet final reads 'confirming' so the dialog keeps polling instead of celebrating.
+ * An order held for manual review reads 'review': neither a success nor a failure word.
  */
 export function clientTopupStatus(order: OrderRow, rawStatus: string, casing: 'lower' | 'upper'): string {
   const raw = rawStatus.toLowerCase();
   let status: string;
   if (order.status === 'completed') {
     status = 'completed';
+  } else if (order.status === 'review') {
+    status = 'review';
   } else if (order.status === 'failed') {
     status = EXPIRED_WORDS.has(raw) ? 'expired' : 'failed';
   } else {

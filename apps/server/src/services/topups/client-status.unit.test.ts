@@ -14,6 +14,11 @@ describe('the status the checkout dialog polls', () => {
     expect(clientTopupStatus(order('failed'), 'system_fail', 'lower')).toBe('failed');
   });
 
+  it('reports an order held for review as neither success nor failure', () => {
+    expect(clientTopupStatus(order('review'), 'wrong_amount', 'lower')).toBe('review');
+    expect(clientTopupStatus(order('review'), 'expired', 'upper')).toBe('REVIEW');
+  });
+
   it('never reports success for a payment that is seen but not final', () => {
     expect(clientTopupStatus(order('pending'), 'paid', 'upper')).toBe('CONFIRMING');
     expect(clientTopupStatus(order('pending'), 'confirmed', 'upper')).toBe('CONFIRMING');

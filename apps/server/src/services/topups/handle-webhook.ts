@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '@bytegate/contracts/text';
 import {
   getOrderById,
   getOrderByProviderInvoice,
@@ -27,8 +28,9 @@ export interface InboundWebhook {
 export async function handleWebhook(
   ctx: ServiceContext,
   provider: PaymentProvider,
-  webhook: InboundWebhook,
+  inbound: InboundWebhook,
 ): Promise<string> {
+  const webhook = withStorableText(inbound);
   const event = await insertPaymentEvent(ctx.db, {
     provider: provider.name,
     sourceIp: webhook.sourceIp,
@@ -64,4 +66,23 @@ async function settleFromWebhook(ctx: ServiceContext, provider: PaymentProvider,
   } catch (error) {
     return `error: ${(error as Error).message}`.slice(0, 500);
   }
+}
+
+/** A claim with control characters names no real invoice or status: dropped rather than stored. */
+function claim(value: string | null): string | null {
+  return value !== null && hasControlCharacters(value) ? null : value;
+}
+
+/**
+ * PostgreSQL text refuses NUL, so a webhook carrying one (raw, or in a claimed field) would fail to be
+ * stored and answer 500: its claims are dropped and a raw NUL is kept as the escape `\u0000`.
+ */
+function withStorableText(webhook: InboundWebhook): InboundWebhook {
+  return {
+    ...webhook,
+    rawBody: webhook.rawBody.replaceAll('\u0000', '\\u0000'),
+    claimedInvoiceId: claim(webhook.claimedInvoiceId),
+    claimedOrderId: claim(webhook.claimedOrderId),
+    claimedStatus: claim(webhook.claimedStatus),
+  };
 }

@@ -8,18 +8,21 @@ import {
 import type { InvoiceSnapshot } from '../../payments/provider.ts';
 import type { ServiceContext } from '../context.ts';
 
-export type SettleResult = 'credited' | 'failed' | 'pending' | 'already-settled' | 'mismatch';
+export type SettleResult = 'credited' | 'failed' | 'pending' | 'review' | 'already-settled' | 'mismatch';
 
 /**
  * The amount a settled invoice credits (README, "Top-ups"): the invoice amount when paid in full or
- * over; when the payer stopped short, what actually arrived (never more than the invoice); else 0.
+ * over; when the payer stopped short, what actually arrived in USD (never more than the invoice); else
+ * 0. Null: paid short with no USD figure, so nobody can say what to credit (manual review).
  */
-export function creditForSnapshot(snapshot: InvoiceSnapshot): number {
+export function creditForSnapshot(snapshot: InvoiceSnapshot): number | null {
   if (snapshot.outcome === 'success') {
     return snapshot.amountCents;
   }
-  if (snapshot.outcome === 'partial' && snapshot.paidCents !== null) {
-    return Math.min(Math.max(0, snapshot.paidCents), snapshot.amountCents);
+  if (snapshot.outcome === 'partial') {
+    return snapshot.paidCents === null
+      ? null
+      : Math.min(Math.max(0, snapshot.paidCents), snapshot.amountCents);
   }
   return 0;
 }
@@ -31,6 +34,22 @@ export function creditForSnapshot(snapshot: InvoiceSnapshot): number {
  * from the provider itself, never from a webhook body.
  */
 export async function settleTopup(
+  ctx: ServiceContext,
+  orderId: string,
+  snapshot: InvoiceSnapshot,
+): Promise<SettleResult> {
+  const result = await settleLocked(ctx, orderId, snapshot);
+  if (result === 'review') {
+    // Logged once, after the commit: only the call that moved the order to review gets here.
+    ctx.log?.warn(
+      { orderId, providerStatus: snapshot.rawStatus, payerPaid: snapshot.payerPaid ?? null },
+      'top-up paid short without a USD amount: held for manual review, nothing credited',
+    );
+  }
+  return result;
+}
+
+async function settleLocked(
   ctx: ServiceContext,
   orderId: string,
   snapshot: InvoiceSnapshot,
@@ -52,6 +71,21 @@ export async function settleTopup(
       return 'pending';
     }
     const creditCents = creditForSnapshot(snapshot);
+    if (creditCents === null) {
+      // Never guess an amount from a coin figure: hold the order for a person (README, "Payments in production").
+      await updateOrder(tx, {
+        orderId,
+        set: {
+          status: 'review',
+          providerStatus: snapshot.rawStatus,
+          details: {
+            ...order.details,
+            review: { reason: 'partial payment without a USD amount', payerPaid: snapshot.payerPaid ?? null },
+          },
+        },
+      });
+      return 'review';
+    }
     if (creditCents === 0) {
       await updateOrder(tx, { orderId, set: { status: 'failed', providerStatus: snapshot.rawStatus } });
       return 'failed';

@@ -1,6 +1,6 @@
 import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
 import { useEffect } from 'react';
-import { refreshMe } from '../../api/auth-session.ts';
+import { logout, refreshMe } from '../../api/auth-session.ts';
 import { SESSION_KEYS } from '../../lib/session.ts';
 import { sessionStore, useSession } from './session-store.ts';
 
@@ -10,14 +10,20 @@ const WRITE_EVERY_MS = 5000;
 /**
  * Keeps the last-activity time fresh on mouse, key, click, scroll and touch, ends a session that sat
  * idle past the timeout when the tab comes back, and refreshes the stored user from the server once
- * a session is there.
+ * a session is there. A session that ends for idleness ends at the server too (its cookie is revoked).
  */
 export function SessionActivity() {
   const session = useSession();
-  const token = session?.token;
+  const email = session?.user.email;
 
   useEffect(() => {
-    if (!token) {
+    if (sessionStore.takeEndedAtLoad()) {
+      void logout();
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!email) {
       return;
     }
     let lastWrite = 0;
@@ -31,7 +37,7 @@ export function SessionActivity() {
     const onReturn = () => {
       const last = Number(window.localStorage.getItem(SESSION_KEYS.lastActivity));
       if (document.visibilityState === 'visible' && Date.now() - last > INACTIVITY_TIMEOUT_MS) {
-        sessionStore.signOut();
+        void logout();
       }
     };
     for (const event of EVENTS) {
@@ -47,7 +53,7 @@ export function SessionActivity() {
       }
       document.removeEventListener('visibilitychange', onReturn);
     };
-  }, [token]);
+  }, [email]);
 
   return null;
 }

@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 import {
   clearSession,
   loadSession,
+  SESSION_KEYS,
   type Session,
   saveSession,
   saveUser,
@@ -12,11 +13,18 @@ import {
 // Prerendering runs without a browser: the pages are built as an anonymous visitor sees them.
 const isBrowser = typeof window !== 'undefined';
 
+const loaded = isBrowser ? loadSession(window.localStorage, Date.now()) : { session: null, hasEnded: false };
+
 /**
- * The signed-in session, read from localStorage once at app load (where SPEC section 4's expiry rules
- * apply) and kept in step with it afterwards. Components read it with `useSession()`.
+ * The signed-in session as this tab knows it: the user (read from localStorage once at app load, where
+ * SPEC section 4's expiry rules apply, and kept in step with it afterwards) and, in memory only, the
+ * CSRF token its state-changing requests send. The session's secret is an httpOnly cookie that no
+ * script here can read. Components read the session with `useSession()`.
  */
-let current: Session | null = isBrowser ? loadSession(window.localStorage, Date.now()) : null;
+let current: Session | null = loaded.session;
+let csrfToken: string | null = null;
+/** A session from an earlier visit ended at this load: its server side is still to be revoked. */
+let hasEndedAtLoad = loaded.hasEnded;
 const listeners = new Set<() => void>();
 
 function emit(): void {
@@ -31,9 +39,12 @@ export const sessionStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  signIn(session: Session): void {
+  signIn(signedIn: { user: User; csrfToken: string }): void {
+    const session = { user: signedIn.user };
     saveSession(window.localStorage, session, Date.now());
     current = session;
+    csrfToken = signedIn.csrfToken;
+    hasEndedAtLoad = false;
     emit();
   },
   updateUser(user: User): void {
@@ -44,13 +55,24 @@ export const sessionStore = {
     current = { ...current, user };
     emit();
   },
+  getCsrfToken: (): string | null => csrfToken,
+  setCsrfToken(token: string | null): void {
+    csrfToken = token;
+  },
   recordActivity(): void {
     if (current) {
       touchActivity(window.localStorage, Date.now());
     }
   },
+  /** True once if the stored session ended as the app loaded (the caller revokes it at the server). */
+  takeEndedAtLoad(): boolean {
+    const ended = hasEndedAtLoad;
+    hasEndedAtLoad = false;
+    return ended;
+  },
   signOut(): void {
     clearSession(window.localStorage);
+    csrfToken = null;
     if (current) {
       current = null;
       emit();
@@ -58,11 +80,18 @@ export const sessionStore = {
   },
 };
 
-// Another tab signing out (or in) changes this one too.
+// Another tab signing out (or in) changes this one too. A sign-in there replaced the cookie, so this
+// tab's CSRF token belongs to a session that is gone: it asks for the new one when it next needs it.
 if (isBrowser) {
   window.addEventListener('storage', (event) => {
     if (event.key === null || event.key.startsWith('bytegate.')) {
-      current = loadSession(window.localStorage, Date.now());
+      const before = current?.user.email;
+      current = loadSession(window.localStorage, Date.now()).session;
+      if (event.key === null || event.key === SESSION_KEYS.user) {
+        if (current?.user.email !== before || !current) {
+          csrfToken = null;
+        }
+      }
       emit();
     }
   });

@@ -70,6 +70,12 @@ export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout;
           finish();
           return;
         }
+        if (answer.orderStatus === 'review') {
+          // Paid short with no USD figure: a person decides; polling longer would change nothing.
+          toast.info(topupMessages.underReview);
+          finish();
+          return;
+        }
       } catch {
         // A failed poll is retried on the next tick.
       }

@@ -4,9 +4,11 @@ const statuses: Record<string, { label: string; tone: 'success' | 'warning' | 'd
   completed: { label: 'Completed', tone: 'success' },
   pending: { label: 'Pending', tone: 'warning' },
   failed: { label: 'Failed', tone: 'danger' },
+  // A top-up paid short with no USD figure, held for a person to check (README, "Payments in production").
+  review: { label: 'Under review', tone: 'warning' },
 };
 
-/** An order's status; anything but completed, pending or failed shows as Unknown (SPEC section 4). */
+/** An order's status; any other word shows as Unknown (SPEC section 4). */
 export function OrderStatusBadge({ status }: { status: string }) {
   const known = statuses[status];
   return <Badge tone={known?.tone ?? 'neutral'}>{known?.label ?? 'Unknown'}</Badge>;

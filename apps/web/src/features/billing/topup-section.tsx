@@ -40,8 +40,15 @@ function amountProblem(text: string): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? topupMessages.invalidAmount);
 }
 
+const providers: Array<{ id: TopupProvider; label: string }> = [
+  { id: 'cryptomus', label: 'Cryptomus' },
+  { id: 'bitcart', label: 'Bitcart' },
+];
+
 export function TopupSection() {
   const { data: config } = useConfig();
+  // A provider the server does not run (no credentials, no sandbox allowed) cannot take payments.
+  const isAvailable = (provider: TopupProvider) => config?.paymentProviders[provider] !== 'unavailable';
   const [amount, setAmount] = useState('');
   const [isTouched, setTouched] = useState(false);
   const [pending, setPending] = useState<TopupProvider | null>(null);
@@ -123,24 +130,27 @@ export function TopupSection() {
             </div>
           </fieldset>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Button
-              size="lg"
-              disabled={isPayDisabled}
-              isLoading={pending === 'cryptomus'}
-              onClick={() => void pay('cryptomus')}
-            >
-              Pay with Cryptomus
-            </Button>
-            <Button
-              size="lg"
-              variant="secondary"
-              disabled={isPayDisabled}
-              isLoading={pending === 'bitcart'}
-              onClick={() => void pay('bitcart')}
-            >
-              Pay with Bitcart
-            </Button>
+            {providers.map((provider) => (
+              <Button
+                key={provider.id}
+                size="lg"
+                variant={provider.id === 'cryptomus' ? 'primary' : 'secondary'}
+                disabled={isPayDisabled || !isAvailable(provider.id)}
+                aria-describedby={isAvailable(provider.id) ? undefined : `${provider.id}-unavailable`}
+                isLoading={pending === provider.id}
+                onClick={() => void pay(provider.id)}
+              >
+                Pay with {provider.label}
+              </Button>
+            ))}
           </div>
+          {providers
+            .filter((provider) => !isAvailable(provider.id))
+            .map((provider) => (
+              <p key={provider.id} id={`${provider.id}-unavailable`} className="text-sm text-gray-600">
+                {topupMessages.providerUnavailable(provider.label)}
+              </p>
+            ))}
         </CardContent>
       </Card>
       <div className="grid gap-4 md:grid-cols-3">

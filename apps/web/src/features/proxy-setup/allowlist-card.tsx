@@ -51,8 +51,8 @@ export function AllowlistCard({ planId }: { planId: string }) {
       <CardHeader>
         <CardTitle>IP Allowlist</CardTitle>
         <CardDescription>
-          Connections from these addresses need no username or password. One address belongs to one plan; the
-          gateway applies changes within a second.
+          Connections from these public addresses need no username or password. An address goes on one of your
+          plans; the gateway applies changes within a second.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

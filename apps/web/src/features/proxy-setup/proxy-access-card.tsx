@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FieldRow } from './field-row.tsx';
 import type { GatewayEndpoints } from './proxy-endpoints.ts';
+import { RegeneratePasswordDialog } from './regenerate-password-dialog.tsx';
 
 /** Proxy Access: the plan's login and password and where the gateway listens. */
 export function ProxyAccessCard({ plan, endpoints }: { plan: Plan; endpoints: GatewayEndpoints }) {
@@ -33,16 +34,19 @@ export function ProxyAccessCard({ plan, endpoints }: { plan: Plan; endpoints: Ga
               )
             }
             extra={
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                aria-pressed={isRevealed}
-                aria-label={isRevealed ? 'Hide password' : 'Show password'}
-                onClick={() => setIsRevealed((value) => !value)}
-              >
-                {isRevealed ? <EyeOffIcon aria-hidden="true" /> : <EyeIcon aria-hidden="true" />}
-              </Button>
+              <>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  aria-pressed={isRevealed}
+                  aria-label={isRevealed ? 'Hide password' : 'Show password'}
+                  onClick={() => setIsRevealed((value) => !value)}
+                >
+                  {isRevealed ? <EyeOffIcon aria-hidden="true" /> : <EyeIcon aria-hidden="true" />}
+                </Button>
+                <RegeneratePasswordDialog plan={plan} />
+              </>
             }
           />
           <FieldRow label="Host" value={endpoints.host} />

@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { useSession } from '../../features/auth/session-store.ts';
 import { OrdersSection } from '../../features/billing/orders-section.tsx';
 import { PlansSection } from '../../features/billing/plans-section.tsx';
+import { TestModeBanner } from '../../features/billing/test-mode-banner.tsx';
 import { TopupSection } from '../../features/billing/topup-section.tsx';
 import { ProxySettingsSection } from '../../features/proxy-settings/proxy-settings-section.tsx';
 import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
@@ -101,6 +102,7 @@ export function DashboardPage() {
       )}
 
       <div className="flex min-w-0 flex-1 flex-col">
+        <TestModeBanner />
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-gray-200 bg-white/90 px-4 backdrop-blur sm:px-6">
           <Button
             variant="ghost"

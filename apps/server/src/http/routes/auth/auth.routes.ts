@@ -1,27 +1,49 @@
 import {
+  type AuthResponse,
   authResponseSchema,
+  cookieAuthResponseSchema,
   loginRequestSchema,
   meResponseSchema,
   okResponseSchema,
+  type SessionMode,
   signupRequestSchema,
 } from '@bytegate/contracts/auth';
-import { messages } from '@bytegate/contracts/messages';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { logIn } from '../../../services/accounts/log-in.ts';
 import { logOut } from '../../../services/accounts/log-out.ts';
+import { LoginThrottle } from '../../../services/accounts/login-throttle.ts';
 import { presentUser } from '../../../services/accounts/present-user.ts';
+import { csrfTokenFor } from '../../../services/accounts/session-tokens.ts';
 import { signUp } from '../../../services/accounts/sign-up.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { AppError } from '../../app-error.ts';
-import { getAuth, getOrigin } from '../../plugins/auth.ts';
+import {
+  clearSessionCookie,
+  deviceCookieName,
+  getAuth,
+  getOrigin,
+  setDeviceCookie,
+  setSessionCookie,
+} from '../../plugins/auth.ts';
+import { rateLimitError } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   const { rateLimits } = ctx.config;
-  const loginPerEmailLimit = app.createRateLimit({
-    max: rateLimits.loginPerEmail.max,
-    timeWindow: rateLimits.loginPerEmail.windowMs,
-    keyGenerator: (request) => `login-email:${(request.body as { email: string }).email}`,
+  /** A bearer token in the body, or (`session: 'cookie'`) the httpOnly cookie and the CSRF token. */
+  const present = (reply: FastifyReply, result: AuthResponse, mode: SessionMode) => {
+    if (mode !== 'cookie') {
+      return result;
+    }
+    setSessionCookie(reply, ctx.config, result.token);
+    return { user: result.user, csrfToken: csrfTokenFor(result.token) };
+  };
+  const throttle = new LoginThrottle({
+    perAccountAndAddress: rateLimits.loginFailuresPerAccountAndAddress,
+    perAddress: rateLimits.loginFailuresPerAddress,
+    perAccountUntrusted: rateLimits.loginFailuresPerAccount,
+    perTrustedDevice: rateLimits.loginFailuresPerDevice,
   });
 
   app.post(
@@ -32,17 +54,28 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
         summary: 'Create an account and sign in',
         body: signupRequestSchema,
         response: {
-          201: authResponseSchema,
+          201: z.union([authResponseSchema, cookieAuthResponseSchema]),
           400: errorResponseSchema,
           409: errorResponseSchema,
           429: errorResponseSchema,
         },
       },
-      onRequest: app.rateLimit({ max: rateLimits.signup.max, timeWindow: rateLimits.signup.windowMs }),
+      onRequest: app.rateLimit({
+        max: rateLimits.signup.max,
+        timeWindow: rateLimits.signup.windowMs,
+        errorResponseBuilder: rateLimitError(),
+      }),
     },
     async (request, reply) => {
-      const result = await signUp(ctx, { ...request.body, origin: getOrigin(request) });
-      return reply.status(201).send(result);
+      const { deviceToken, ...result } = await signUp(ctx, {
+        ...request.body,
+        origin: getOrigin(request),
+        isBrowser: request.body.session === 'cookie',
+      });
+      if (deviceToken) {
+        setDeviceCookie(reply, ctx.config, deviceToken);
+      }
+      return reply.status(201).send(present(reply, result, request.body.session));
     },
   );
 
@@ -54,27 +87,32 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
         summary: 'Sign in with email and password',
         body: loginRequestSchema,
         response: {
-          200: authResponseSchema,
+          200: z.union([authResponseSchema, cookieAuthResponseSchema]),
           400: errorResponseSchema,
           401: errorResponseSchema,
           429: errorResponseSchema,
         },
       },
+      // A flood guard on every attempt; failed attempts are counted by the throttle in logIn.
       onRequest: app.rateLimit({
         max: rateLimits.login.max,
         timeWindow: rateLimits.login.windowMs,
-        errorResponseBuilder: () => rateLimitError(messages.tooManyLoginAttempts),
+        errorResponseBuilder: rateLimitError(),
       }),
-      // Per email as well, so one account cannot be guessed at from many addresses.
-      preHandler: async (request, reply) => {
-        const limit = await loginPerEmailLimit(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          reply.header('retry-after', limit.ttlInSeconds);
-          throw new AppError('RATE_LIMITED', messages.tooManyLoginAttempts);
-        }
-      },
     },
-    async (request) => logIn(ctx, { ...request.body, origin: getOrigin(request) }),
+    async (request, reply) => {
+      const { deviceToken, ...result } = await logIn(ctx, {
+        ...request.body,
+        origin: getOrigin(request),
+        isBrowser: request.body.session === 'cookie',
+        deviceToken: request.cookies[deviceCookieName(ctx.config)],
+        throttle,
+      });
+      if (deviceToken) {
+        setDeviceCookie(reply, ctx.config, deviceToken);
+      }
+      return present(reply, result, request.body.session);
+    },
   );
 
   app.get(
@@ -88,7 +126,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
       },
       onRequest: app.requireAuth,
     },
-    async (request) => ({ user: presentUser(getAuth(request).user) }),
+    async (request) => {
+      const { user, csrfToken } = getAuth(request);
+      return csrfToken ? { user: presentUser(user), csrfToken } : { user: presentUser(user) };
+    },
   );
 
   app.post(
@@ -96,20 +137,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign out: revokes the bearer token',
+        summary: 'Sign out: revokes the bearer token or the session cookie',
         security: [{ bearer: [] }],
         response: { 200: okResponseSchema, 401: errorResponseSchema },
       },
       onRequest: app.requireAuth,
     },
-    async (request) => {
+    async (request, reply) => {
       const { session, user } = getAuth(request);
       await logOut(ctx, { sessionId: session.id, userId: user.id });
+      clearSessionCookie(reply, ctx.config);
       return { success: true as const };
     },
   );
 };
-
-function rateLimitError(message: string) {
-  return Object.assign(new Error(message), { statusCode: 429 });
-}

@@ -1,10 +1,11 @@
 import { publicConfigSchema } from '@bytegate/contracts/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../../config.ts';
+import type { PaymentProviders } from '../../../payments/providers.ts';
 
-export const configRoutes: FastifyPluginAsyncZod<{ config: Config; paymentsSandbox: boolean }> = async (
+export const configRoutes: FastifyPluginAsyncZod<{ config: Config; payments: PaymentProviders }> = async (
   app,
-  { config, paymentsSandbox },
+  { config, payments },
 ) => {
   app.get(
     '/config',
@@ -17,7 +18,8 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; paymentsSandb
     },
     async () => ({
       recaptchaSiteKey: config.recaptcha?.siteKey ?? null,
-      paymentsSandbox,
+      paymentsSandbox: payments.hasSandbox,
+      paymentProviders: payments.modes,
       gateway: {
         host: config.gateway.host,
         ip: config.gateway.ip ?? null,

@@ -1,10 +1,10 @@
-import { orderSchema } from '@bytegate/contracts/billing';
+import { orderIdSchema, orderSchema } from '@bytegate/contracts/billing';
 import { ORDERS_PAGE_SIZE } from '@bytegate/contracts/constants';
 import { getOrderByNumber, listOrders } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrderNumberLabel, presentOrder } from '../../../services/billing/present-order.ts';
-import { renderInvoice } from '../../../services/billing/render-invoice.ts';
+import { INVOICE_SCRIPT, renderInvoice } from '../../../services/billing/render-invoice.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { AppError } from '../../app-error.ts';
 import { getAuth } from '../../plugins/auth.ts';
@@ -66,6 +66,13 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asyn
     },
   );
 
+  app.get('/orders/invoice.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(INVOICE_SCRIPT),
+  );
+
   app.get(
     '/orders/:orderId/invoice',
     {
@@ -73,7 +80,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asyn
         tags: ['orders'],
         summary: 'The printable invoice (HTML) of a completed order',
         security: [{ bearer: [] }],
-        params: z.object({ orderId: z.string().max(32) }),
+        params: z.object({ orderId: orderIdSchema }),
       },
       onRequest: app.requireAuth,
     },

@@ -4,17 +4,22 @@ import {
   allowlistMessages,
   allowlistResponseSchema,
   canonicalIpAddress,
+  isPublicAddress,
   MAX_ALLOWLIST_ADDRESSES,
   removeAllowlistQuerySchema,
 } from '@bytegate/contracts/allowlist';
 import { okResponseSchema } from '@bytegate/contracts/auth';
+import { planIdSchema } from '@bytegate/contracts/billing';
+import { POOL_NAMES } from '@bytegate/contracts/constants';
 import type { Executor } from '@bytegate/db';
 import {
   addPlanAllowlistAddress,
   countPlanAllowlist,
+  findUserAllowlistEntry,
   getPlanById,
   listPlanAllowlist,
   lockPlanForPool,
+  lockUserBalance,
   removePlanAllowlistAddress,
 } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -52,7 +57,7 @@ export const allowlistRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
         tags: ['plans'],
         summary: "A plan's allowlisted client addresses",
         security,
-        querystring: z.object({ subuser_id: z.string().max(64) }),
+        querystring: z.object({ subuser_id: planIdSchema }),
         response: { 200: allowlistResponseSchema, 404: errorResponseSchema },
       },
     },
@@ -86,16 +91,36 @@ export const allowlistRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
     async (request, reply) => {
       const userId = getAuth(request).user.id;
       const { subuser_id: planId, address } = request.body;
+      // The address the request came from may be anything the server sees (a private network, or
+      // loopback in development): it is provably the customer's. Any other must be a public address.
+      const isCallersOwn = address === canonicalIpAddress(request.ip);
+      if (!isCallersOwn && !isPublicAddress(address)) {
+        throw new AppError('VALIDATION_FAILED', allowlistMessages.notPublic, { field: 'address' });
+      }
       const added = await ctx.db.transaction(async (tx) => {
         const plan = await ownPlan(userId, planId, tx);
-        // The plan row lock serialises adds to one plan, so the limit holds under concurrent requests.
+        // The user row lock serialises adds across the customer's plans (one address, one of their
+        // plans); the plan row lock keeps the limit under concurrent requests.
+        await lockUserBalance(tx, { userId });
         await lockPlanForPool(tx, { userId, poolType: plan.poolType });
+        const listed = await findUserAllowlistEntry(tx, { userId, address });
+        if (listed) {
+          throw new AppError(
+            'ALLOWLIST_ADDRESS_TAKEN',
+            allowlistMessages.onOtherPlan(POOL_NAMES[listed.poolType]),
+          );
+        }
         if ((await countPlanAllowlist(tx, { planId: plan.id })) >= MAX_ALLOWLIST_ADDRESSES) {
           throw new AppError('ALLOWLIST_FULL', allowlistMessages.listFull);
         }
-        const row = await addPlanAllowlistAddress(tx, { planId: plan.id, address });
+        // Another customer may list the same address; that is neither refused nor revealed (see the
+        // gateway store's resolveAllowlist for who it then opens).
+        const row = await addPlanAllowlistAddress(tx, { planId: plan.id, address, isVerified: isCallersOwn });
         if (!row) {
-          throw new AppError('ALLOWLIST_ADDRESS_TAKEN', allowlistMessages.addressTaken);
+          throw new AppError(
+            'ALLOWLIST_ADDRESS_TAKEN',
+            allowlistMessages.onOtherPlan(POOL_NAMES[plan.poolType]),
+          );
         }
         return row;
       });

@@ -1,5 +1,6 @@
 import {
   insufficientBalanceSchema,
+  planIdSchema,
   planSchema,
   poolTypeSchema,
   purchasePlanRequestSchema,
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import { purchasePlan } from '../../../services/billing/purchase-plan.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { presentPlan } from '../../../services/plans/present-plan.ts';
+import { regeneratePlanPassword } from '../../../services/plans/regenerate-plan-password.ts';
 import { AppError } from '../../app-error.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
@@ -135,7 +137,7 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: 'One plan by id; balance is the traffic left in bytes',
         security,
-        querystring: z.object({ subuser_id: z.string().max(64) }),
+        querystring: z.object({ subuser_id: planIdSchema }),
         response: { 200: planSchema, 404: errorResponseSchema },
       },
     },
@@ -151,6 +153,22 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
     },
   );
 
+  app.post(
+    '/subuser/regenerate-password',
+    {
+      schema: {
+        tags: ['plans'],
+        summary:
+          'Gives a plan a new proxy password; the old one stops working and its open connections close within 2 s',
+        security,
+        body: z.object({ subuser_id: planIdSchema }),
+        response: { 200: planSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) =>
+      regeneratePlanPassword(ctx, { userId: getAuth(request).user.id, planId: request.body.subuser_id }),
+  );
+
   app.get(
     '/subuser/usage',
     {
@@ -159,7 +177,7 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         summary: "A plan's traffic over a period: bytes carried and extra bytes billed for target filters",
         security,
         querystring: z.object({
-          subuser_id: z.string().max(64),
+          subuser_id: planIdSchema,
           period: z
             .enum(['day', 'week', 'month'], { error: 'Period must be day, week or month' })
             .default('week'),

@@ -1,3 +1,4 @@
+import { orderIdSchema } from '@bytegate/contracts/billing';
 import {
   bitcartInvoiceResponseSchema,
   createTopupRequestSchema,
@@ -10,8 +11,10 @@ import type { ServiceContext } from '../../../services/context.ts';
 import { createTopup } from '../../../services/topups/create-topup.ts';
 import { handleWebhook } from '../../../services/topups/handle-webhook.ts';
 import { getTopupStatusForClient } from '../../../services/topups/refresh-topup.ts';
+import { requireProvider } from '../../../services/topups/require-provider.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
+import { webhookRouteLimits } from './webhook-limits.ts';
 
 const security = [{ bearer: [] }];
 
@@ -20,8 +23,6 @@ export const bitcartRoutes: FastifyPluginAsyncZod<{
   ctx: ServiceContext;
   payments: PaymentProviders;
 }> = async (app, { ctx, payments }) => {
-  const provider = payments.bitcart;
-
   app.post(
     '/topup/bitcart/create-invoice',
     {
@@ -35,6 +36,7 @@ export const bitcartRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireAuth,
     },
     async (request, reply) => {
+      const provider = requireProvider(payments, 'bitcart');
       const topup = await createTopup(ctx, provider, {
         userId: getAuth(request).user.id,
         amountCents: request.body.amount,
@@ -59,13 +61,13 @@ export const bitcartRoutes: FastifyPluginAsyncZod<{
         tags: ['top-up'],
         summary: "A Bitcart top-up's status (upper case); remote=1 re-checks with Bitcart",
         security,
-        querystring: z.object({ order_id: z.string().max(32), remote: z.enum(['0', '1']).optional() }),
-        response: { 200: topupStatusResponseSchema, 404: errorResponseSchema },
+        querystring: z.object({ order_id: orderIdSchema, remote: z.enum(['0', '1']).optional() }),
+        response: { 200: topupStatusResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema },
       },
       onRequest: app.requireAuth,
     },
     async (request) =>
-      getTopupStatusForClient(ctx, provider, {
+      getTopupStatusForClient(ctx, requireProvider(payments, 'bitcart'), {
         userId: getAuth(request).user.id,
         orderLabel: request.query.order_id,
         isRemoteCheck: request.query.remote !== '0',
@@ -82,8 +84,10 @@ export const bitcartRoutes: FastifyPluginAsyncZod<{
         summary: 'Bitcart IPN: {id, status}; the invoice is re-read from Bitcart before anything changes',
         body: z.unknown(),
       },
+      ...webhookRouteLimits(app, ctx),
     },
     async (request) => {
+      const provider = requireProvider(payments, 'bitcart');
       const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
         string,
         unknown

@@ -1,3 +1,4 @@
+import { orderIdSchema } from '@bytegate/contracts/billing';
 import {
   createTopupRequestSchema,
   cryptomusInvoiceResponseSchema,
@@ -11,8 +12,10 @@ import type { ServiceContext } from '../../../services/context.ts';
 import { createTopup } from '../../../services/topups/create-topup.ts';
 import { handleWebhook } from '../../../services/topups/handle-webhook.ts';
 import { getTopupStatusForClient } from '../../../services/topups/refresh-topup.ts';
+import { requireProvider } from '../../../services/topups/require-provider.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES, webhookRouteLimits } from './webhook-limits.ts';
 
 const security = [{ bearer: [] }];
 
@@ -21,8 +24,6 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
   ctx: ServiceContext;
   payments: PaymentProviders;
 }> = async (app, { ctx, payments }) => {
-  const provider = payments.cryptomus;
-
   app.post(
     '/topup/cryptomus/create-invoice',
     {
@@ -36,7 +37,7 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireAuth,
     },
     async (request, reply) => {
-      const topup = await createTopup(ctx, provider, {
+      const topup = await createTopup(ctx, requireProvider(payments, 'cryptomus'), {
         userId: getAuth(request).user.id,
         amountCents: request.body.amount,
         paymentMethod: request.body.paymentMethod,
@@ -58,16 +59,15 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
         tags: ['top-up'],
         summary: "A Cryptomus top-up's status (lower case), re-checked with the provider",
         security,
-        params: z.object({ orderId: z.string().max(32) }),
-        response: { 200: topupStatusResponseSchema, 404: errorResponseSchema },
+        params: z.object({ orderId: orderIdSchema }),
+        response: { 200: topupStatusResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema },
       },
       onRequest: app.requireAuth,
     },
     async (request) =>
-      getTopupStatusForClient(ctx, provider, {
+      getTopupStatusForClient(ctx, requireProvider(payments, 'cryptomus'), {
         userId: getAuth(request).user.id,
         orderLabel: request.params.orderId,
-
         casing: 'lower',
       }),
   );
@@ -76,15 +76,19 @@ export const cryptomusRoutes: FastifyPluginAsyncZod<{
   await app.register(async (webhooks) => {
     webhooks.addContentTypeParser(
       'application/json',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES },
       (_r, body, done) => done(null, body),
     );
     webhooks.post(
       '/topup/cryptomus/webhook',
-      { schema: { tags: ['top-up'], summary: 'Cryptomus webhook (signed with the payment API key)' } },
+      {
+        schema: { tags: ['top-up'], summary: 'Cryptomus webhook (signed with the payment API key)' },
+        ...webhookRouteLimits(webhooks, ctx),
+      },
       async (request, reply) => {
+        const provider = requireProvider(payments, 'cryptomus');
         const rawBody = typeof request.body === 'string' ? request.body : '';
-        const verified = verifyCryptomusWebhook(rawBody, payments.cryptomusWebhookKey);
+        const verified = verifyCryptomusWebhook(rawBody, payments.cryptomusWebhookKey ?? '');
         const claimed = (verified ?? safeJson(rawBody)) as Record<string, unknown>;
         const outcome = await handleWebhook(ctx, provider, {
           rawBody,

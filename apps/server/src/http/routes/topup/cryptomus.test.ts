@@ -1,6 +1,6 @@
 import { sumLedger } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cryptomusSign, phpJson } from '../../../payments/cryptomus/sign.ts';
 import { CRYPTOMUS_SANDBOX_KEY } from '../../../payments/sandbox/cryptomus-sandbox.ts';
 import {
@@ -30,7 +30,10 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
   const status = (token: string, orderId: string) =>
     server.request<Status>('GET', `/api/topup/cryptomus/status/${orderId}`, { token });
   /** What a person does on the sandbox checkout page: press one of its buttons. */
-  const decide = (invoice: Invoice, outcome: 'pay' | 'overpay' | 'underpay' | 'fail' | 'expire') =>
+  const decide = (
+    invoice: Invoice,
+    outcome: 'pay' | 'overpay' | 'underpay' | 'underpay-coin' | 'fail' | 'expire',
+  ) =>
     fetch(`${invoice.url}/${outcome}`, {
       method: 'POST',
       redirect: 'manual',
@@ -235,6 +238,43 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
         orderStatus: 'completed',
         balance: 35,
       });
+    });
+
+    it('holds a partial payment in a coin with no USD amount for review, crediting nothing', async () => {
+      const { token, email } = await createUserViaApi(server);
+      const warn = vi.spyOn(server.app.log, 'warn');
+      const invoice = (await createInvoice(token, 40)).body;
+      await decide(invoice, 'underpay-coin');
+      const [order] = await queryRows<{ id: string; status: string }>(
+        server,
+        `select id, status from orders where provider_invoice_id = '${invoiceUuid(invoice)}'`,
+      );
+      expect(order?.status).toBe('review');
+      expect((await status(token, invoice.orderId)).body).toEqual({
+        orderId: invoice.orderId,
+        status: 'review',
+        orderStatus: 'review',
+        balance: 0,
+      });
+      expect(await sumLedger(server.database.db, { userId: await userId(email) })).toBe(0);
+      const orders = await server.request<{ orders: Array<{ status: string; invoiceUrl: string }> }>(
+        'GET',
+        '/api/orders',
+        { token },
+      );
+      expect(orders.body.orders[0]).toMatchObject({ status: 'review', invoiceUrl: '' });
+      // Logged once for the operator, with the order and what the payer sent in their coin.
+      const held = warn.mock.calls.filter(
+        ([fields]) => (fields as { orderId?: string }).orderId === order?.id,
+      );
+      expect(held).toHaveLength(1);
+      expect(held[0]?.[0]).toMatchObject({ payerPaid: { currency: 'BTC', amount: '0.00033333' } });
+      warn.mockRestore();
+      const events = await queryRows(
+        server,
+        `select claimed_status, outcome from payment_events where provider_invoice_id = '${invoiceUuid(invoice)}'`,
+      );
+      expect(events).toEqual([{ claimed_status: 'wrong_amount', outcome: 'review' }]);
     });
 
     it("never shows one user another user's top-up", async () => {

@@ -1,14 +1,37 @@
 import { changePasswordRequestSchema, deleteAccountRequestSchema } from '@bytegate/contracts/account';
 import { okResponseSchema } from '@bytegate/contracts/auth';
+import { waitMessages } from '@bytegate/contracts/messages';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changePassword } from '../../../services/accounts/change-password.ts';
 import { deleteAccount } from '../../../services/accounts/delete-account.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { getAuth } from '../../plugins/auth.ts';
+import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
+import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.requireAuth);
+
+  // Each of these checks a password (argon2, deliberately slow): limited per user and per address, so
+  // neither a stolen session nor one address can guess with them or keep the server's threads busy.
+  const { rateLimits } = ctx.config;
+  const perUser = keyedRateLimit(
+    app,
+    rateLimits.passwordChecksPerUser,
+    (request) => `password-user:${getAuth(request).user.id}`,
+    waitMessages.tooManyPasswordAttempts,
+  );
+  const perAddress = keyedRateLimit(
+    app,
+    rateLimits.passwordChecksPerAddress,
+    (request) => `password-address:${request.ip}`,
+    waitMessages.tooManyPasswordAttempts,
+  );
+  const limitPasswordChecks = async (request: FastifyRequest) => {
+    await perUser(request);
+    await perAddress(request);
+  };
 
   app.put(
     '/user-settings/password',
@@ -23,8 +46,11 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
           400: errorResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
+          429: errorResponseSchema,
+          503: errorResponseSchema,
         },
       },
+      preHandler: limitPasswordChecks,
     },
     async (request) => {
       const { user, session } = getAuth(request);
@@ -46,11 +72,15 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
           400: errorResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
+          429: errorResponseSchema,
+          503: errorResponseSchema,
         },
       },
+      preHandler: limitPasswordChecks,
     },
-    async (request) => {
+    async (request, reply) => {
       await deleteAccount(ctx, { userId: getAuth(request).user.id, password: request.body.password });
+      clearSessionCookie(reply, ctx.config);
       return { success: true as const };
     },
   );

@@ -102,6 +102,10 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
         `select id from users where email = '${email}'`,
       );
       const other = await login(email, password);
+      // A browser sign-in remembers the browser as the account's device.
+      await server.request('POST', '/api/auth/login', { body: { email, password, session: 'cookie' } });
+      const devices = `select count(*)::int as n from trusted_devices where user_id = '${id}'`;
+      expect((await queryRows<{ n: number }>(server, devices))[0]?.n).toBe(1);
       const { status, body } = await server.request('DELETE', '/api/user-settings/account', {
         token,
         body: { password },
@@ -124,6 +128,7 @@ describe.each(testDatabaseKinds())('user settings API on %s', (kind) => {
         password_hash: '!',
       });
       expect(erased?.deleted_at).not.toBeNull();
+      expect((await queryRows<{ n: number }>(server, devices))[0]?.n).toBe(0);
     });
 
     it('frees the email for a new account', async () => {

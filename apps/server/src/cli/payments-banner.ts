@@ -1,0 +1,19 @@
+import type { ProviderMode, ProviderName } from '../payments/providers.ts';
+
+const providerLabels: Record<ProviderName, string> = { cryptomus: 'Cryptomus', bitcart: 'Bitcart' };
+
+/** The start-up banner's payments line: says loudly when payments are simulated (a sandbox is mounted). */
+export function paymentsBannerLine(modes: Record<ProviderName, ProviderMode>): string {
+  const names = Object.keys(modes) as ProviderName[];
+  const list = (mode: ProviderMode) =>
+    names
+      .filter((name) => modes[name] === mode)
+      .map((name) => providerLabels[name])
+      .join(' and ');
+  const parts = [
+    list('live') && `${list('live')} live`,
+    list('sandbox') && `TEST MODE: payments are simulated (${list('sandbox')} sandbox)`,
+    list('unavailable') && `${list('unavailable')} unavailable (no credentials)`,
+  ].filter(Boolean);
+  return `Payments: ${parts.join('; ')}`;
+}

@@ -1,0 +1,22 @@
+import type { Plan } from '@bytegate/contracts/billing';
+import { setPlanPassword } from '@bytegate/db/queries';
+import { AppError } from '../../http/app-error.ts';
+import type { ServiceContext } from '../context.ts';
+import { createPlanCredentials } from './plan-credentials.ts';
+import { presentPlan } from './present-plan.ts';
+
+/**
+ * A new proxy password for one of the user's plans (its old one leaked, say). The old password stops
+ * working at once: the gateway refuses it within a second and closes the connections made with it.
+ */
+export async function regeneratePlanPassword(
+  ctx: ServiceContext,
+  props: { userId: string; planId: string },
+): Promise<Plan> {
+  const { password } = createPlanCredentials();
+  const plan = await setPlanPassword(ctx.db, { userId: props.userId, planId: props.planId, password });
+  if (!plan) {
+    throw new AppError('NOT_FOUND', 'No plan found');
+  }
+  return presentPlan(plan);
+}
