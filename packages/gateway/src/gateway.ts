@@ -9,6 +9,7 @@ import { errorReply } from './replies.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore, PlanAccess } from './store.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
+import { endWith } from './tunnel/end-with.ts';
 import {
   DEFAULT_PENDING_LIMITS,
   PendingConnections,
@@ -72,13 +73,12 @@ const PENDING_MESSAGES: Record<PendingRefusal, string> = {
  */
 function turnAway(socket: Socket, refusal: PendingRefusal, protocol: 'http' | 'socks5'): void {
   socket.on('error', () => socket.destroy());
-  socket.end(
+  endWith(
+    socket,
     protocol === 'http'
       ? errorReply(refusal, PENDING_MESSAGES[refusal], RETRY_AFTER_SECONDS)
       : Buffer.from([0x05, 0xff]),
   );
-  // Whatever the client still sends is not read; the socket is gone within a second either way.
-  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 export interface ListeningPorts {

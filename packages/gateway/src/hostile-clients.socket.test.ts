@@ -218,3 +218,51 @@ describe('what a client sends, in what comes back', () => {
     expect(head).toMatch(/Proxy-Status: bytegate; error=[a-z_]+; details="[\x20-\x7e]*"/);
   });
 });
+
+describe('a connection refused after it took a thread slot', () => {
+  /** A tunnel the plan's credentials open but the target policy refuses (a port that is not open). */
+  const refusedTunnel = `CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n${AUTH}\r\n\r\n`;
+
+  async function slotsAfter(ms: number): Promise<number> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return gateway?.threads.count(plan.planId) ?? -1;
+  }
+
+  it('gives the slot back as soon as the client closes after reading the refusal', async () => {
+    const ports = await startGateway({});
+    const socket = await open(ports.http);
+    const reply = new Promise<string>((resolve) =>
+      socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))),
+    );
+    socket.write(refusedTunnel);
+    expect(await reply).toMatch(/^HTTP\/1\.1 403 /);
+    // Bytes sent after the head wait unread on the gateway's paused socket, and the client's close
+    // behind them is never seen unless the gateway reads on.
+    socket.end('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await slotsAfter(300)).toBe(0);
+  });
+
+  it('drops within a second, slot and all, a client that never closes its side', async () => {
+    const ports = await startGateway({});
+    // A client that stays open after the gateway's close, as one that ignores the FIN would.
+    const socket = await new Promise<Socket>((resolve) => {
+      const opened = connect({ port: ports.socks, host: '127.0.0.1', allowHalfOpen: true }, () =>
+        resolve(opened),
+      );
+      clients.push(opened);
+    });
+    const replies: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => replies.push(chunk));
+    socket.write(Buffer.from([0x05, 0x01, 0x02]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const login = Buffer.from(plan.login);
+    const password = Buffer.from(plan.password);
+    socket.write(Buffer.from([0x01, login.length, ...login, password.length, ...password]));
+    // An IPv4 CONNECT to port 1, which the policy refuses after the credentials took a slot.
+    socket.write(Buffer.from([0x05, 0x01, 0x00, 0x01, 127, 0, 0, 1, 0, 1]));
+    expect(await slotsAfter(300)).toBe(1);
+    // Method chosen, credentials accepted, then REP 0x02 (not allowed by the ruleset).
+    expect(Buffer.concat(replies).subarray(0, 6)).toEqual(Buffer.from([0x05, 0x02, 0x01, 0x00, 0x05, 0x02]));
+    expect(await slotsAfter(1000)).toBe(0);
+  });
+});

@@ -9,6 +9,7 @@ import { CONNECT_ESTABLISHED, errorReply } from '../replies.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { GatewayStore } from '../store.ts';
 import { connectThroughExit, type ExitChoice, resolveTarget, type Target } from '../tunnel/connect-exit.ts';
+import { endWith } from '../tunnel/end-with.ts';
 import type { PendingConnections } from '../tunnel/pending-connections.ts';
 import { relay } from '../tunnel/relay.ts';
 import type { ThreadLimits } from '../tunnel/thread-limits.ts';
@@ -54,11 +55,7 @@ export function refuse(deps: HttpProxyDeps, client: Socket, error: unknown, admi
     deps.meter.exclude(client, reply.length);
     deps.meter.countRequest(admitted.plan.planId, gatewayError.code);
   }
-  if (client.writable) {
-    client.end(reply);
-  } else {
-    client.destroy();
-  }
+  endWith(client, reply);
 }
 
 export function exitChoice(

@@ -2,6 +2,7 @@ import { isIPv4, isIPv6, type Socket } from 'node:net';
 import { type Admitted, admit } from '../admission.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { connectThroughExit, resolveTarget } from '../tunnel/connect-exit.ts';
+import { endWith } from '../tunnel/end-with.ts';
 import { relay } from '../tunnel/relay.ts';
 import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
 import { parseCredentials, parseGreeting, parseRequest, type Socks5Parsed } from './socks5-messages.ts';
@@ -142,7 +143,7 @@ function refuseRequest(deps: Socks5Deps, client: Socket, error: unknown, admitte
     deps.meter.exclude(client, bytes.length);
     deps.meter.countRequest(admitted.plan.planId, gatewayError.code);
   }
-  client.end(bytes);
+  endWith(client, bytes);
 }
 
 /**
@@ -173,7 +174,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       try {
         admitted = admit(deps, credentials.message, client, stickyPort);
       } catch {
-        client.end(AUTH_FAILED);
+        endWith(client, AUTH_FAILED);
         return;
       }
       client.write(AUTH_OK);
@@ -184,20 +185,20 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     ) {
       client.write(Buffer.from([0x05, METHOD_NONE]));
     } else {
-      client.end(NO_ACCEPTABLE_METHOD);
+      endWith(client, NO_ACCEPTABLE_METHOD);
       return;
     }
 
     const request = await reader.read(parseRequest);
     if (request.kind === 'error') {
-      client.end(reply(REP_ADDRESS_NOT_SUPPORTED));
+      endWith(client, reply(REP_ADDRESS_NOT_SUPPORTED));
       return;
     }
     const { version: requestVersion, command, host, port } = request.message;
     // The client has said everything it must; what follows (the exit's connect) has its own timeouts.
     clearTimeout(deadline);
     if (requestVersion !== 0x05 || command !== 0x01) {
-      client.end(reply(REP_COMMAND_NOT_SUPPORTED));
+      endWith(client, reply(REP_COMMAND_NOT_SUPPORTED));
       return;
     }
     if (!admitted) {
@@ -242,7 +243,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     if (error instanceof GatewayError || admitted) {
       refuseRequest(deps, client, error, admitted);
     } else {
-      client.end(reply(REP_GENERAL_FAILURE));
+      endWith(client, reply(REP_GENERAL_FAILURE));
     }
   }
 }
