@@ -44,14 +44,6 @@ export async function saveProxySettings(
   return row as ProxySettingsRow;
 }
 
-/** Settings of the plans the gateway loads (joined by plan id). */
-export async function listProxySettingsForPlans(db: Executor, params: { planIds: string[] }) {
-  if (params.planIds.length === 0) {
-    return [];
-  }
-  return db.select().from(proxySettings).where(inArray(proxySettings.planId, params.planIds));
-}
-
 /** Narrowing of an option list by the other fields of the form (values as saved: codes upper, names lower). */
 export interface GeoFilter {
   poolType: PoolType;
