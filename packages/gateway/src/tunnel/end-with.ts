@@ -9,7 +9,7 @@ export const LINGER_MS = 1000;
  * LINGER_MS. Only ending a socket that was paused (as a connection is while its request is handled)
  * never reads the client's FIN: the connection, and its thread slot, would be held for ever.
  */
-export function endWith(socket: Socket, bytes?: Buffer): void {
+export function endWith(socket: Socket, bytes: Buffer): void {
   if (!socket.writable) {
     socket.destroy();
     return;
