@@ -157,6 +157,10 @@ export const allowlistAddressSchema = text('Address')
 export const allowlistEntrySchema = z.object({ address: z.string(), createdAt: z.string() });
 export type AllowlistEntry = z.infer<typeof allowlistEntrySchema>;
 
+/** `GET /subuser/allowlist`: one plan's list. */
+export const allowlistQuerySchema = z.object({ subuser_id: planIdSchema });
+export type AllowlistQuery = z.input<typeof allowlistQuerySchema>;
+
 export const allowlistResponseSchema = z.object({
   addresses: z.array(allowlistEntrySchema),
   max: z.number().int(),

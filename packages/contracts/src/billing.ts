@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import {
-  MAX_PURCHASE_GB,
-  MIN_PURCHASE_GB,
-  PLAN_LABEL_MAX_LENGTH,
-  POOL_TYPES,
-  type PoolType,
-  PRICE_PER_GB_CENTS,
-} from './constants.ts';
+import { MAX_PURCHASE_GB, MIN_PURCHASE_GB, PLAN_LABEL_MAX_LENGTH, PRICE_PER_GB_CENTS } from './constants.ts';
+import { POOL_TYPES, type PoolType } from './pools.ts';
 import { text } from './text.ts';
 
 export const poolTypeSchema = z.enum(POOL_TYPES, {
@@ -18,9 +12,8 @@ export function planPriceCents(poolType: PoolType, quantityGb: number): number {
   return PRICE_PER_GB_CENTS[poolType] * quantityGb;
 }
 
-/** Dollars as the UI shows them: $4.95. */
-// Kept with the constants (no zod there), so the public pages can format prices without the schemas.
-export { formatUsd } from './constants.ts';
+// Money lives in money.ts (no zod there, so the public pages format prices without the schemas);
+// re-exported here for the importers that predate it.
 
 export const purchaseQuantitySchema = z
   .number({ error: 'Quantity must be a whole number of GB' })
@@ -92,8 +85,3 @@ export const insufficientBalanceSchema = z.object({
   required: z.number(),
   current: z.number(),
 });
-
-/** Integer cents to a dollar number for JSON answers (exact for any cents value below 2^53). */
-export function centsToDollars(cents: number): number {
-  return cents / 100;
-}

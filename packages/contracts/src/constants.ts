@@ -1,16 +1,8 @@
 /** Business constants of SPEC section 9, shared by the web app and the server. */
 
-export const PRODUCT_NAME = 'Bytegate';
+import type { PoolType } from './pools.ts';
 
-export const POOL_TYPES = ['datacenter', 'residential', 'mobile'] as const;
-export type PoolType = (typeof POOL_TYPES)[number];
-/** Pool names as people read them. */
-export const POOL_NAMES: Record<PoolType, string> = {
-  datacenter: 'Datacenter',
-  residential: 'Residential',
-  mobile: 'Mobile',
-};
-export const DEFAULT_POOL_TYPE: PoolType = 'residential';
+export const PRODUCT_NAME = 'Bytegate';
 
 /** Price of one GB per pool, in integer cents. */
 export const PRICE_PER_GB_CENTS: Record<PoolType, number> = {
@@ -61,8 +53,3 @@ export const MAX_TOPUP_CENTS = 10_000_00;
 /** Top-up status polling (SPEC section 9). */
 export const PAYMENT_POLL_INTERVAL_MS = 4000;
 export const PAYMENT_POLL_TIMEOUT_MS = 5 * 60 * 1000;
-
-/** Cents as people read dollars: 499 is '$4.99'. */
-export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}

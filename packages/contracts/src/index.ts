@@ -5,5 +5,7 @@ export * from './constants.ts';
 export * from './contact.ts';
 export * from './errors.ts';
 export * from './messages.ts';
+export * from './money.ts';
+export * from './pools.ts';
 export * from './routes.ts';
 export * from './topup.ts';

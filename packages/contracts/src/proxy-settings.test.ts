@@ -4,7 +4,9 @@ import {
   DEFAULT_PROXY_SETTINGS,
   geoOptionLabel,
   proxySettingsMessages as messages,
+  proxySettingsFromSaved,
   readRotationInterval,
+  savedTargetingFromSettings,
   splitList,
 } from './proxy-settings.ts';
 
@@ -124,5 +126,31 @@ describe('proxy settings rules (SPEC section 5)', () => {
   it("shows ASNs and postal codes as 'name (code)'", () => {
     expect(geoOptionLabel({ code: '3320', name: 'Deutsche Telekom AG' })).toBe('Deutsche Telekom AG (3320)');
     expect(geoOptionLabel({ code: '10115', name: '10115' })).toBe('10115');
+  });
+
+  it("maps the API's names into the targeting model's and back, field for field", () => {
+    const settings = saved({
+      countries: 'us',
+      states: 'texas',
+      cities: 'austin',
+      zipcodes: '78701',
+      asns: '7922',
+      exclude_asn: '7018',
+      anonymous_filter: false,
+      rotation_interval: 15,
+    });
+    const targeting = savedTargetingFromSettings(settings);
+    expect(targeting).toEqual({
+      countries: ['US'],
+      excludeCountries: [],
+      states: ['texas'],
+      cities: ['austin'],
+      zips: ['78701'],
+      asns: [7922],
+      excludeAsns: [7018],
+      anonymous: false,
+      rotationMinutes: 15,
+    });
+    expect(proxySettingsFromSaved(targeting)).toEqual(settings);
   });
 });

@@ -1,24 +1,26 @@
 import { z } from 'zod';
 import { poolTypeSchema } from './billing.ts';
+import {
+  DEFAULT_ROTATION_MINUTES,
+  isRotationMinutes,
+  MAX_LIST_ITEMS,
+  parseAsn,
+  parseCountryCode,
+  parseZipcode,
+  type SavedTargeting,
+  targetingMessages,
+  toPlaceName,
+  type ValueCheck,
+} from './targeting.ts';
 import { text } from './text.ts';
 
-// A plan's saved targeting (SPEC sections 3 and 5): the default of every connection through it, which
-// the parameters of a proxy login override per connection. The rules below run in the form and on the
-// server alike, with the spec's exact messages.
-
-export const DEFAULT_ROTATION_MINUTES = 30;
-export const MIN_ROTATION_MINUTES = 1;
-export const MAX_ROTATION_MINUTES = 120;
+// A plan's saved targeting (SPEC sections 3 and 5) as the API and the form spell it: the default of
+// every connection through the plan, which the parameters of a proxy login override per connection.
+// The rules below run in the form and on the server alike, with the spec's exact messages; the values,
+// limits and messages themselves are the targeting model's (targeting.ts).
 
 export const proxySettingsMessages = {
-  noCountries: 'Please select at least one country or set excluded countries.',
-  bothCountryLists: 'Cannot set both countries and exclude_countries simultaneously.',
-  needsCountries: 'Countries must be specified when setting cities, states, zipcodes, or ASNs.',
-  rotation: 'Rotation interval must be between 1 and 120 minutes.',
-  countryCode: (code: string) => `"${code}" is not a two-letter country code`,
-  asn: (value: string) => `"${value}" is not an ASN (a number such as 3320 or AS3320)`,
-  zipcode: (value: string) => `"${value}" is not a postal code`,
-  tooMany: (field: string) => `At most ${MAX_LIST_ITEMS} entries in ${field}`,
+  ...targetingMessages,
   loadSettings: 'Failed to load current settings.',
   loadCountries: 'Failed to load available countries.',
   loadStates: 'Failed to load available states.',
@@ -31,9 +33,6 @@ export const proxySettingsMessages = {
   saveFailed: 'Failed to save settings. Please try again.',
   excludeHint: 'Cannot exclude countries when specific countries are selected',
 } as const;
-
-/** Longest list a setting takes (a longer one is a mistake, not a targeting). */
-export const MAX_LIST_ITEMS = 200;
 
 /** A list given as an array or as comma-separated text: split, trimmed, empties and repeats dropped. */
 export function splitList(value: unknown): string[] {
@@ -61,6 +60,7 @@ export function readRotationInterval(value: unknown): number {
   return Number.isFinite(number) ? number : DEFAULT_ROTATION_MINUTES;
 }
 
+/** Saved targeting as the API spells it (SPEC section 3); `SavedTargeting` is the same in the model's names. */
 export interface ProxySettings {
   countries: string[];
   states: string[];
@@ -105,48 +105,28 @@ export type SettingsCheck =
   | { ok: true; settings: ProxySettings }
   | { ok: false; message: string; field: ProxySettingsField };
 
-function readCodes(value: unknown, field: string): string[] | string {
-  const codes = splitList(value).map((code) => code.toUpperCase());
-  if (codes.length > MAX_LIST_ITEMS) {
-    return proxySettingsMessages.tooMany(field);
-  }
-  const bad = codes.find((code) => !/^[A-Z]{2}$/.test(code));
-  return bad === undefined ? codes : proxySettingsMessages.countryCode(bad);
-}
-
-function readAsns(value: unknown, field: string): number[] | string {
+/** A list's values through a value parser: the values, or the first refusal (or a too-long list). */
+function readValues<T>(value: unknown, field: string, parse: (text: string) => ValueCheck<T>): T[] | string {
   const items = splitList(value);
   if (items.length > MAX_LIST_ITEMS) {
     return proxySettingsMessages.tooMany(field);
   }
-  const asns: number[] = [];
+  const values: T[] = [];
   for (const item of items) {
-    const match = /^(?:AS)?(\d{1,10})$/i.exec(item);
-    const number = match?.[1] ? Number(match[1]) : Number.NaN;
-    if (!Number.isInteger(number) || number < 1 || number > 4_294_967_295) {
-      return proxySettingsMessages.asn(item);
+    const read = parse(item);
+    if (!read.ok) {
+      return read.message;
     }
-    if (!asns.includes(number)) {
-      asns.push(number);
+    if (!values.includes(read.value)) {
+      values.push(read.value);
     }
   }
-  return asns;
+  return values;
 }
 
-function readNames(value: unknown, field: string): string[] | string {
-  // Names compare case-blind, as the gateway's username parameters do (`_` stands for a space there).
-  const names = splitList(value).map((name) => name.toLowerCase());
-  return names.length > MAX_LIST_ITEMS ? proxySettingsMessages.tooMany(field) : [...new Set(names)];
-}
-
-function readZipcodes(value: unknown, field: string): string[] | string {
-  const zips = splitList(value).map((zip) => zip.toUpperCase());
-  if (zips.length > MAX_LIST_ITEMS) {
-    return proxySettingsMessages.tooMany(field);
-  }
-  const bad = zips.find((zip) => !/^[A-Z0-9 -]{2,10}$/.test(zip));
-  return bad === undefined ? zips : proxySettingsMessages.zipcode(bad);
-}
+// Names compare case-blind, as the gateway's login parameters do (`_` stands for a space there).
+const readNames = (value: unknown, field: string) =>
+  readValues(value, field, (name) => ({ ok: true, value: toPlaceName(name) }));
 
 /**
  * The save rules of SPEC section 5, in order: lists normalised; countries and excluded countries never
@@ -154,13 +134,13 @@ function readZipcodes(value: unknown, field: string): string[] | string {
  * clears the location filters; the rotation interval within 1 to 120 minutes (non-numeric is 30).
  */
 export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
-  const countries = readCodes(input.countries, 'countries');
-  const excludeCountries = readCodes(input.exclude_countries, 'exclude_countries');
+  const countries = readValues(input.countries, 'countries', parseCountryCode);
+  const excludeCountries = readValues(input.exclude_countries, 'exclude_countries', parseCountryCode);
   const states = readNames(input.states, 'states');
   const cities = readNames(input.cities, 'cities');
-  const zipcodes = readZipcodes(input.zipcodes, 'zipcodes');
-  const asns = readAsns(input.asns, 'asns');
-  const excludeAsn = readAsns(input.exclude_asn, 'exclude_asn');
+  const zipcodes = readValues(input.zipcodes, 'zipcodes', parseZipcode);
+  const asns = readValues(input.asns, 'asns', parseAsn);
+  const excludeAsn = readValues(input.exclude_asn, 'exclude_asn', parseAsn);
   const read = {
     countries,
     exclude_countries: excludeCountries,
@@ -197,7 +177,7 @@ export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
     };
   }
   const rotation = readRotationInterval(input.rotation_interval);
-  if (!Number.isInteger(rotation) || rotation < MIN_ROTATION_MINUTES || rotation > MAX_ROTATION_MINUTES) {
+  if (!isRotationMinutes(rotation)) {
     return { ok: false, message: proxySettingsMessages.rotation, field: 'rotation_interval' };
   }
   const onlyExcluded = lists.countries.length === 0;
@@ -214,6 +194,36 @@ export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
       anonymous_filter: input.anonymous_filter === undefined ? true : input.anonymous_filter === true,
       rotation_interval: rotation,
     },
+  };
+}
+
+/** The API's settings in the targeting model's names: the one place the two spellings meet. */
+export function savedTargetingFromSettings(settings: ProxySettings): SavedTargeting {
+  return {
+    countries: settings.countries,
+    excludeCountries: settings.exclude_countries,
+    states: settings.states,
+    cities: settings.cities,
+    zips: settings.zipcodes,
+    asns: settings.asns,
+    excludeAsns: settings.exclude_asn,
+    anonymous: settings.anonymous_filter,
+    rotationMinutes: settings.rotation_interval,
+  };
+}
+
+/** Saved targeting as the API answers it (the inverse of `savedTargetingFromSettings`). */
+export function proxySettingsFromSaved(saved: SavedTargeting): ProxySettings {
+  return {
+    countries: saved.countries,
+    states: saved.states,
+    cities: saved.cities,
+    zipcodes: saved.zips,
+    asns: saved.asns,
+    exclude_countries: saved.excludeCountries,
+    exclude_asn: saved.excludeAsns,
+    anonymous_filter: saved.anonymous,
+    rotation_interval: saved.rotationMinutes,
   };
 }
 

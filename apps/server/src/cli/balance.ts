@@ -1,10 +1,7 @@
+import { parseDollarsToCents } from '@bytegate/contracts/money';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
-import {
-  AdjustBalanceError,
-  adjustBalance,
-  parseDollarsToCents,
-} from '../services/billing/adjust-balance.ts';
+import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { openDatabase } from './open-database.ts';
 
 function parseAmount(value: string): number {
@@ -38,13 +35,6 @@ balanceCommand
       console.log(
         `Adjusted ${options.email} by $${(options.amount / 100).toFixed(2)}: balance is now $${(result.balanceCents / 100).toFixed(2)} (ledger entry ${result.entryId}).`,
       );
-    } catch (error) {
-      if (error instanceof AdjustBalanceError) {
-        console.error(`error: ${error.message}`);
-        process.exitCode = 1;
-        return;
-      }
-      throw error;
     } finally {
       await database.close();
     }

@@ -1,7 +1,8 @@
-import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.ts';
+import { Command } from 'commander';
+import { loadConfig } from '../config.ts';
 import { balanceCommand } from './balance.ts';
 import { exitsCommand } from './exits.ts';
+import { describeFailure } from './failure.ts';
 import { openDatabase } from './open-database.ts';
 import { start } from './start.ts';
 import { unblockCommand } from './unblock.ts';
@@ -39,13 +40,9 @@ program.addCommand(unblockCommand);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    process.exit(error.exitCode);
+  const { message, exitCode } = describeFailure(error);
+  if (message !== null) {
+    console.error(message);
   }
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  process.exit(exitCode);
 }

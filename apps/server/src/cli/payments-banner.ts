@@ -1,6 +1,5 @@
+import { PROVIDER_TRAITS } from '../payments/provider.ts';
 import type { ProviderMode, ProviderName } from '../payments/providers.ts';
-
-const providerLabels: Record<ProviderName, string> = { cryptomus: 'Cryptomus', bitcart: 'Bitcart' };
 
 /** The start-up banner's payments line: says loudly when payments are simulated (a sandbox is mounted). */
 export function paymentsBannerLine(modes: Record<ProviderName, ProviderMode>): string {
@@ -8,7 +7,7 @@ export function paymentsBannerLine(modes: Record<ProviderName, ProviderMode>): s
   const list = (mode: ProviderMode) =>
     names
       .filter((name) => modes[name] === mode)
-      .map((name) => providerLabels[name])
+      .map((name) => PROVIDER_TRAITS[name].displayName)
       .join(' and ');
   const parts = [
     list('live') && `${list('live')} live`,

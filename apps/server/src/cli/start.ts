@@ -6,6 +6,7 @@ import { pruneSessions } from '../jobs/prune-sessions.ts';
 import { pruneUsage } from '../jobs/prune-usage.ts';
 import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
+import { createPaymentProviders } from '../payments/providers.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
@@ -14,7 +15,9 @@ import { paymentsBannerLine } from './payments-banner.ts';
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
-  const app = await buildApp({ config, db: database.db });
+  // One registry of payment providers for the API and the jobs.
+  const payments = createPaymentProviders(config);
+  const app = await buildApp({ config, db: database.db, payments });
   const ctx = { config, db: database.db, log: app.log };
   let gateway: RunningGateway | null = null;
   const stopJobs = config.roles.has('jobs')
@@ -33,7 +36,7 @@ export async function start(config: Config): Promise<void> {
             name: 'reconcile-topups',
             everyMs: 60 * 1000,
             run: async () => {
-              await reconcileTopups(ctx, app.payments);
+              await reconcileTopups(ctx, payments);
             },
           },
         ],
@@ -79,6 +82,6 @@ export async function start(config: Config): Promise<void> {
       ].join('')
     : '';
   console.log(
-    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n  ${paymentsBannerLine(app.payments.modes)}\n`,
+    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n`,
   );
 }

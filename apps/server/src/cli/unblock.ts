@@ -1,11 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
-import {
-  changeUnblocks,
-  parseUnblockHost,
-  parseUnblockPort,
-  UnblockError,
-} from '../services/accounts/unblocks.ts';
+import { changeUnblocks, parseUnblockHost, parseUnblockPort } from '../services/accounts/unblocks.ts';
 import { openDatabase } from './open-database.ts';
 
 function collectPort(value: string, previous: number[]): number[] {
@@ -70,13 +65,6 @@ export const unblockCommand = new Command('unblock')
         const ports = result.ports.length > 0 ? result.ports.join(', ') : 'none';
         const hosts = result.hosts.length > 0 ? result.hosts.join(', ') : 'none';
         console.log(`${email}: unblocked ports ${ports}; unblocked domains ${hosts}.`);
-      } catch (error) {
-        if (error instanceof UnblockError) {
-          console.error(`error: ${error.message}`);
-          process.exitCode = 1;
-          return;
-        }
-        throw error;
       } finally {
         await database.close();
       }

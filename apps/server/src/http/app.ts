@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
+import { PROVIDER_NAMES } from '../payments/provider.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
@@ -25,23 +26,23 @@ import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
 import { allowlistRoutes } from './routes/subuser/allowlist.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
-import { bitcartRoutes } from './routes/topup/bitcart.routes.ts';
-import { cryptomusRoutes } from './routes/topup/cryptomus.routes.ts';
+import { topupRoutes } from './routes/topup/topup.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The payment providers the app was built with (real or sandbox), for jobs beside the API. */
-    payments: PaymentProviders;
-  }
-}
+/** Each provider's built-in sandbox, mounted under /sandbox/<name> where it stands in for the provider. */
+const sandboxPlugins = { cryptomus: cryptomusSandbox, bitcart: bitcartSandbox };
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 export interface BuildAppOptions {
   config: Config;
   db: Database;
+  /**
+   * The payment provider registry, built by the composition root and shared with the jobs; without
+   * one, the app builds the registry its config describes (for tests that run no jobs).
+   */
+  payments?: PaymentProviders;
   /** Where the built web app is; it is served when the `web` role is on and the folder holds a build. */
   webDistDir?: string;
   /** Fastify's logger; off in tests. */
@@ -64,6 +65,7 @@ function trustProxyOf(
 /** The HTTP application: the API under /api and the web app, built apart from `listen()`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const payments = options.payments ?? createPaymentProviders(config);
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     trustProxy: trustProxyOf(config.trustProxy),
@@ -86,19 +88,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authPlugin, { ctx });
   await registerOpenApi(app);
 
-  // The server reaches its own sandboxes over loopback, on whatever port it got.
-  const selfUrl = () => {
-    const address = app.server.address();
-    if (!address || typeof address === 'string') {
-      return config.publicUrl;
-    }
-    const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host)
-      ? '127.0.0.1'
-      : config.host;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  };
-  const payments = createPaymentProviders(config, selfUrl);
-  app.decorate('payments', payments);
   // The sandboxes' checkout pages are shown inside our own checkout dialog: framing by our origin only.
   const sandboxFraming = allowFramingBySelf(config);
   await app.register(async (sandboxes) => {
@@ -118,15 +107,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         reply.type('text/javascript; charset=utf-8').send(CHECKOUT_FRAME_SCRIPT),
       );
     }
-    if (payments.modes.cryptomus === 'sandbox') {
-      await sandboxes.register(cryptomusSandbox({ publicBaseUrl: () => config.publicUrl }), {
-        prefix: '/sandbox/cryptomus',
-      });
-    }
-    if (payments.modes.bitcart === 'sandbox') {
-      await sandboxes.register(bitcartSandbox({ publicBaseUrl: () => config.publicUrl }), {
-        prefix: '/sandbox/bitcart',
-      });
+    for (const name of PROVIDER_NAMES) {
+      if (payments.modes[name] === 'sandbox') {
+        await sandboxes.register(sandboxPlugins[name]({ publicBaseUrl: () => config.publicUrl }), {
+          prefix: `/sandbox/${name}`,
+        });
+      }
     }
   });
 
@@ -143,8 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(proxySettingsRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
       await api.register(dashboardRoutes, { ctx });
-      await api.register(cryptomusRoutes, { ctx, payments });
-      await api.register(bitcartRoutes, { ctx, payments });
+      await api.register(topupRoutes, { ctx, payments });
     },
     { prefix: '/api' },
   );

@@ -1,7 +1,7 @@
 import { waitMessages } from '@bytegate/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitRule } from '../config.ts';
-import { AppError } from './app-error.ts';
+import { DomainError } from '../services/domain-error.ts';
 
 /** The 429 body of a route's `app.rateLimit(...)`: the real time left in its window. */
 export function rateLimitError(message: (seconds: number) => string = waitMessages.tooManyRequests) {
@@ -24,7 +24,7 @@ export function keyedRateLimit(
   return async (request) => {
     const result = await limit(request);
     if (!result.isAllowed && result.isExceeded) {
-      throw new AppError('RATE_LIMITED', message(result.ttlInSeconds), undefined, {
+      throw new DomainError('RATE_LIMITED', message(result.ttlInSeconds), undefined, {
         retryAfterSeconds: result.ttlInSeconds,
       });
     }

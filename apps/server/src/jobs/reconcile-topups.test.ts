@@ -42,8 +42,8 @@ describe.each(testDatabaseKinds())('reconciling top-ups on %s', (kind) => {
     expect(await sumLedger(server.database.db, { userId: user?.id ?? '' })).toBe(0);
 
     const ctx = { db: server.database.db, config: server.config };
-    expect(await reconcileTopups(ctx, server.app.payments)).toBe(2);
-    expect(await reconcileTopups(ctx, server.app.payments)).toBe(0);
+    expect(await reconcileTopups(ctx, server.payments)).toBe(2);
+    expect(await reconcileTopups(ctx, server.payments)).toBe(0);
     expect(await sumLedger(server.database.db, { userId: user?.id ?? '' })).toBe(2000);
     const statuses = await queryRows<{ status: string; amount_cents: number }>(
       server,

@@ -21,12 +21,7 @@ export async function reconcileTopups(
   });
   let credited = 0;
   for (const order of pending) {
-    const provider =
-      order.paymentMethod === 'cryptomus'
-        ? payments.cryptomus
-        : order.paymentMethod === 'bitcart'
-          ? payments.bitcart
-          : null;
+    const provider = payments.find(order.paymentMethod);
     if (!provider || !order.providerInvoiceId) {
       continue;
     }

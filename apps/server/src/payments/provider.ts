@@ -33,11 +33,46 @@ export interface CreateInvoiceInput {
   paymentMethod?: string | undefined;
 }
 
-export interface PaymentProvider {
-  readonly name: 'cryptomus' | 'bitcart';
+export const PROVIDER_NAMES = ['cryptomus', 'bitcart'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** What is known of a provider whether or not this server runs it (its routes exist either way). */
+export interface ProviderTraits {
+  /** How people call it; a refusal names it. */
+  readonly displayName: string;
+  /**
+   * How its webhook's body reaches `readWebhook`: `text` is the exact bytes (a signature is checked
+   * over them), `json` is parsed as any API body.
+   */
+  readonly webhookBody: 'text' | 'json';
+}
+
+export const PROVIDER_TRAITS: Record<ProviderName, ProviderTraits> = {
+  cryptomus: { displayName: 'Cryptomus', webhookBody: 'text' },
+  bitcart: { displayName: 'Bitcart', webhookBody: 'json' },
+};
+
+/**
+ * A webhook as its provider's adapter reads it. Only a hint for finding the order: the invoice is
+ * re-read from the provider before any money moves.
+ */
+export interface WebhookReading {
+  /** What is stored in payment_events. */
+  rawBody: string;
+  /** Null when the provider does not sign its webhooks (Bitcart). */
+  isSignatureValid: boolean | null;
+  claimedInvoiceId: string | null;
+  claimedOrderId: string | null;
+  claimedStatus: string | null;
+}
+
+export interface PaymentProvider extends ProviderTraits {
+  readonly name: ProviderName;
   readonly isSandbox: boolean;
   createInvoice(input: CreateInvoiceInput): Promise<InvoiceSnapshot>;
   getInvoice(ref: { invoiceId: string; orderId: string }): Promise<InvoiceSnapshot>;
+  /** Checks a webhook's signature, if the provider signs, and reads what it claims. */
+  readWebhook(body: unknown): WebhookReading;
 }
 
 export class PaymentProviderError extends Error {
@@ -48,19 +83,4 @@ export class PaymentProviderError extends Error {
     super(message);
     this.name = 'PaymentProviderError';
   }
-}
-
-/** '25.00' (a decimal string) to 2500 cents, rounding down; null when it is not a decimal amount. */
-export function decimalToCents(value: unknown): number | null {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match?.[1]) {
-    return null;
-  }
-  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').slice(0, 2).padEnd(2, '0'));
-  return Number.isSafeInteger(cents) ? cents : null;
-}
-
-export function centsToDecimal(cents: number): string {
-  return (cents / 100).toFixed(2);
 }

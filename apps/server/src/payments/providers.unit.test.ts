@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { providerModes } from './providers.ts';
+import { readBitcartWebhook } from './bitcart/bitcart-provider.ts';
+import { readCryptomusWebhook } from './cryptomus/cryptomus-provider.ts';
+import { cryptomusSign, phpJson } from './cryptomus/sign.ts';
+import { createPaymentProviders, getLoopbackUrl, providerModes } from './providers.ts';
 
 const cryptomus = { CRYPTOMUS_MERCHANT_ID: 'merchant', CRYPTOMUS_API_KEY: 'key' };
 const bitcart = {
@@ -32,5 +35,62 @@ describe('which payment providers run, and how', () => {
       cryptomus: 'unavailable',
       bitcart: 'live',
     });
+  });
+});
+
+describe('the payment provider registry', () => {
+  it('gives each running provider by name and by an order payment method, and null for the rest', () => {
+    const registry = createPaymentProviders(loadConfig({ ...cryptomus, PAYMENTS_SANDBOX: 'off' }));
+    expect(registry.get('cryptomus')?.name).toBe('cryptomus');
+    expect(registry.get('cryptomus')?.isSandbox).toBe(false);
+    expect(registry.get('bitcart')).toBeNull();
+    expect(registry.find('cryptomus')?.displayName).toBe('Cryptomus');
+    expect(registry.find('bitcart')).toBeNull();
+    expect(registry.find('balance')).toBeNull();
+    expect(registry.hasSandbox).toBe(false);
+  });
+
+  it('runs both sandboxes on a fresh clone, reached over loopback on the server port', () => {
+    const registry = createPaymentProviders(loadConfig({ PORT: '8123', HOST: '0.0.0.0' }));
+    expect(registry.hasSandbox).toBe(true);
+    expect(registry.get('bitcart')?.isSandbox).toBe(true);
+    expect(getLoopbackUrl({ host: '0.0.0.0', port: 8123 })).toBe('http://127.0.0.1:8123');
+    expect(getLoopbackUrl({ host: '::1', port: 80 })).toBe('http://[::1]:80');
+  });
+});
+
+describe('reading a webhook', () => {
+  it('Cryptomus: checks the signature over the exact bytes and reads the claims either way', () => {
+    const payload = { uuid: 'inv-1', order_id: 'ord-1', status: 'paid' };
+    const signed = phpJson({ ...payload, sign: cryptomusSign(phpJson(payload), 'key') });
+    expect(readCryptomusWebhook(signed, 'key')).toEqual({
+      rawBody: signed,
+      isSignatureValid: true,
+      claimedInvoiceId: 'inv-1',
+      claimedOrderId: 'ord-1',
+      claimedStatus: 'paid',
+    });
+    expect(readCryptomusWebhook(signed, 'other key')).toMatchObject({
+      isSignatureValid: false,
+      claimedInvoiceId: 'inv-1',
+    });
+    expect(readCryptomusWebhook('not json', 'key')).toEqual({
+      rawBody: 'not json',
+      isSignatureValid: false,
+      claimedInvoiceId: null,
+      claimedOrderId: null,
+      claimedStatus: null,
+    });
+  });
+
+  it('Bitcart: unsigned, names an invoice and a status, each cut to size', () => {
+    expect(readBitcartWebhook({ id: 'x'.repeat(80), status: 'complete' })).toEqual({
+      rawBody: JSON.stringify({ id: 'x'.repeat(80), status: 'complete' }),
+      isSignatureValid: null,
+      claimedInvoiceId: 'x'.repeat(64),
+      claimedOrderId: null,
+      claimedStatus: 'complete',
+    });
+    expect(readBitcartWebhook(null)).toMatchObject({ rawBody: 'null', claimedInvoiceId: null });
   });
 });

@@ -1,9 +1,10 @@
-import { createServer } from 'node:net';
 import type { DbHandle } from '@bytegate/db';
 import { createTestDb } from '@bytegate/db/testing';
+import { freePort } from '@bytegate/gateway/testing';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
+import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 
 export interface TestServer {
   url: string;
@@ -11,6 +12,8 @@ export interface TestServer {
   /** The database; `databaseUrl` is set on PostgreSQL, so another process can open it too. */
   database: DbHandle & { databaseUrl?: string };
   config: Config;
+  /** The payment provider registry the app was built with, for jobs run beside it. */
+  payments: PaymentProviders;
   /** Real HTTP to the running server; answers the status and the parsed JSON body. */
   request<T = Record<string, unknown>>(
     method: string,
@@ -39,13 +42,21 @@ export async function startTestServer(
     rateLimits: { ...base.rateLimits, ...overrides.rateLimits },
   };
   const database = await createTestDb(kind);
-  const app = await buildApp({ config, db: database.db, logger: false, webDistDir: '/nonexistent' });
+  const payments = createPaymentProviders(config);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    payments,
+    logger: false,
+    webDistDir: '/nonexistent',
+  });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     url,
     app,
     database,
     config,
+    payments,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       let body: string | undefined = options.rawBody;
@@ -97,17 +108,4 @@ export async function createUserViaApi(server: TestServer, overrides: Record<str
 export async function queryRows<T = Record<string, unknown>>(server: TestServer, sql: string): Promise<T[]> {
   const result = await server.database.db.execute(sql);
   return (result as unknown as { rows: T[] }).rows;
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -7,7 +7,7 @@ import { authenticateToken } from '../../services/accounts/authenticate-token.ts
 import { csrfTokenFor, isCsrfTokenValid } from '../../services/accounts/session-tokens.ts';
 import { TRUSTED_DEVICE_TTL_MS } from '../../services/accounts/trusted-devices.ts';
 import type { ServiceContext } from '../../services/context.ts';
-import { AppError } from '../app-error.ts';
+import { DomainError } from '../../services/domain-error.ts';
 
 export interface Auth {
   user: UserRow;
@@ -91,29 +91,29 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceCo
     if (header !== undefined) {
       const match = BEARER.exec(header);
       if (!match?.[1]) {
-        throw new AppError('UNAUTHENTICATED', messages.notSignedIn);
+        throw new DomainError('UNAUTHENTICATED', messages.notSignedIn);
       }
       const found = await authenticateToken(opts.ctx, match[1]);
       if (!found) {
-        throw new AppError('UNAUTHENTICATED', messages.sessionExpired);
+        throw new DomainError('UNAUTHENTICATED', messages.sessionExpired);
       }
       request.auth = { ...found, csrfToken: null };
       return;
     }
     const cookie = request.cookies[cookieName];
     if (!cookie) {
-      throw new AppError('UNAUTHENTICATED', messages.notSignedIn);
+      throw new DomainError('UNAUTHENTICATED', messages.notSignedIn);
     }
     const found = TOKEN.test(cookie) ? await authenticateToken(opts.ctx, cookie) : null;
     if (!found) {
       clearSessionCookie(reply, config);
-      throw new AppError('UNAUTHENTICATED', messages.sessionExpired);
+      throw new DomainError('UNAUTHENTICATED', messages.sessionExpired);
     }
     if (!SAFE_METHODS.has(request.method)) {
       const csrfHeader = request.headers['x-csrf-token'];
       const isCrossSite = request.headers['sec-fetch-site'] === 'cross-site';
       if (isCrossSite || !isCsrfTokenValid(cookie, typeof csrfHeader === 'string' ? csrfHeader : undefined)) {
-        throw new AppError('CSRF_FAILED', messages.csrfFailed);
+        throw new DomainError('CSRF_FAILED', messages.csrfFailed);
       }
     }
     request.auth = { ...found, csrfToken: csrfTokenFor(cookie) };
@@ -123,7 +123,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceCo
 /** The signed-in user of a route guarded by `requireAuth`. */
 export function getAuth(request: FastifyRequest): Auth {
   if (!request.auth) {
-    throw new AppError('UNAUTHENTICATED', messages.notSignedIn);
+    throw new DomainError('UNAUTHENTICATED', messages.notSignedIn);
   }
   return request.auth;
 }

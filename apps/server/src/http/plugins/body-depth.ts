@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 import { messages } from '@bytegate/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../app-error.ts';
+import { DomainError } from '../../services/domain-error.ts';
 
 /**
  * How deep a JSON body may nest. The API's own bodies nest 3 levels at most and the providers'
@@ -66,7 +66,7 @@ export const bodyDepthPlugin = fp(async (app: FastifyInstance) => {
         if (isWithinDepth(chunk)) {
           callback(null, chunk);
         } else {
-          callback(new AppError('INVALID_BODY', messages.bodyTooDeep));
+          callback(new DomainError('INVALID_BODY', messages.bodyTooDeep));
         }
       },
     });

@@ -1,8 +1,9 @@
+import { errorCatalogue } from '@bytegate/contracts/errors';
 import { messages } from '@bytegate/contracts/messages';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../app-error.ts';
+import { DomainError } from '../../services/domain-error.ts';
 
 const LOGGED_REFUSALS = new Set(['RATE_LIMITED', 'CSRF_FAILED', 'SERVER_BUSY']);
 
@@ -12,26 +13,41 @@ const LOGGED_REFUSALS = new Set(['RATE_LIMITED', 'CSRF_FAILED', 'SERVER_BUSY']);
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
-    if (appError.code === 'INTERNAL_ERROR') {
+    const refusal = toDomainError(error);
+    if (refusal.code === 'INTERNAL_ERROR') {
       request.log.error({ err: error }, 'unhandled error');
-    } else if (appError.code === 'DATABASE_UNAVAILABLE') {
+    } else if (refusal.code === 'DATABASE_UNAVAILABLE') {
       request.log.warn({ route: request.routeOptions.url, reason: error.message }, 'database unavailable');
-    } else if (LOGGED_REFUSALS.has(appError.code)) {
+    } else if (LOGGED_REFUSALS.has(refusal.code)) {
       // What an operator watches for: guessing, forged requests and overload (never a body or a secret).
       request.log.info(
-        { code: appError.code, ip: request.ip, route: request.routeOptions.url },
-        appError.message,
+        { code: refusal.code, ip: request.ip, route: request.routeOptions.url },
+        refusal.message,
       );
     }
-    if (appError.retryAfterSeconds !== undefined) {
-      reply.header('retry-after', String(Math.max(1, Math.ceil(appError.retryAfterSeconds))));
+    const answer = toHttpAnswer(refusal);
+    if (answer.retryAfter !== undefined) {
+      reply.header('retry-after', answer.retryAfter);
     }
-    return reply
-      .status(appError.statusCode)
-      .send({ error: appError.message, code: appError.code, ...appError.details });
+    return reply.status(answer.statusCode).send(answer.body);
   });
 });
+
+/** How HTTP answers a domain error: the catalogue's status, `{ error, code, ...details }`, Retry-After. */
+export function toHttpAnswer(error: DomainError): {
+  statusCode: number;
+  body: Record<string, unknown>;
+  retryAfter: string | undefined;
+} {
+  return {
+    statusCode: errorCatalogue[error.code],
+    body: { error: error.message, code: error.code, ...error.details },
+    retryAfter:
+      error.retryAfterSeconds === undefined
+        ? undefined
+        : String(Math.max(1, Math.ceil(error.retryAfterSeconds))),
+  };
+}
 
 // Connection-level failures of PostgreSQL: the network, the pool's bounded waits, and the server's
 // own "not now" answers (SQLSTATE class 08, admin shutdown, starting up, too many connections).
@@ -64,35 +80,36 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-function toAppError(error: FastifyError): AppError {
-  if (error instanceof AppError) {
+/** Any failure as the domain error it stands for; what is not one is an INTERNAL_ERROR. */
+function toDomainError(error: FastifyError): DomainError {
+  if (error instanceof DomainError) {
     return error;
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError('DATABASE_UNAVAILABLE', messages.databaseUnavailable, undefined, {
+    return new DomainError('DATABASE_UNAVAILABLE', messages.databaseUnavailable, undefined, {
       retryAfterSeconds: 5,
     });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const [first] = error.validation;
-    return new AppError('VALIDATION_FAILED', first?.message ?? 'The request is not valid');
+    return new DomainError('VALIDATION_FAILED', first?.message ?? 'The request is not valid');
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('BODY_TOO_LARGE', messages.bodyTooLarge);
+      return new DomainError('BODY_TOO_LARGE', messages.bodyTooLarge);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('INVALID_BODY', messages.invalidBody);
+      return new DomainError('INVALID_BODY', messages.invalidBody);
     default:
       break;
   }
   if (error.statusCode === 429) {
-    return new AppError('RATE_LIMITED', error.message);
+    return new DomainError('RATE_LIMITED', error.message);
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
-    return new AppError('INVALID_BODY', messages.invalidBody);
+    return new DomainError('INVALID_BODY', messages.invalidBody);
   }
-  return new AppError('INTERNAL_ERROR', messages.internalError);
+  return new DomainError('INTERNAL_ERROR', messages.internalError);
 }

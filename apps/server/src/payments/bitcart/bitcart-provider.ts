@@ -1,12 +1,13 @@
+import { centsToDecimal, decimalToCents } from '@bytegate/contracts/money';
 import { z } from 'zod';
 import {
   type CreateInvoiceInput,
-  centsToDecimal,
-  decimalToCents,
   type InvoiceOutcome,
   type InvoiceSnapshot,
   type PaymentProvider,
   PaymentProviderError,
+  PROVIDER_TRAITS,
+  type WebhookReading,
 } from '../provider.ts';
 
 export interface BitcartSettings {
@@ -76,10 +77,13 @@ function expiresAt(invoice: BitcartInvoice): Date | null {
   return typeof invoice.time_left === 'number' ? new Date(Date.now() + invoice.time_left * 1000) : null;
 }
 
+export interface BitcartProvider extends PaymentProvider {
+  /** Bitcart's checkout modal script, which the top-up dialog loads. */
+  modalScriptUrl(): string;
+}
+
 /** Provider B: Bitcart's Merchants API (bearer token; invoice reads are public). */
-export function createBitcartProvider(
-  settings: BitcartSettings,
-): PaymentProvider & { modalScriptUrl(): string } {
+export function createBitcartProvider(settings: BitcartSettings): BitcartProvider {
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<BitcartInvoice> {
     let response: Response;
     try {
@@ -133,7 +137,9 @@ export function createBitcartProvider(
 
   return {
     name: 'bitcart',
+    ...PROVIDER_TRAITS.bitcart,
     isSandbox: settings.isSandbox,
+    readWebhook: readBitcartWebhook,
     modalScriptUrl: () => `${settings.adminUrl()}/modal/bitcart.js`,
     async createInvoice(input: CreateInvoiceInput) {
       // The order_id route is idempotent: a retry returns the same unexpired invoice.
@@ -151,5 +157,17 @@ export function createBitcartProvider(
     async getInvoice(ref) {
       return snapshot(await call('GET', `/invoices/${encodeURIComponent(ref.invoiceId)}`));
     },
+  };
+}
+
+/** Bitcart's IPN is unsigned and only names an invoice to re-read: `{ id, status }`. */
+export function readBitcartWebhook(body: unknown): WebhookReading {
+  const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  return {
+    rawBody: JSON.stringify(body ?? null),
+    isSignatureValid: null,
+    claimedInvoiceId: typeof fields.id === 'string' ? fields.id.slice(0, 64) : null,
+    claimedOrderId: null,
+    claimedStatus: typeof fields.status === 'string' ? fields.status.slice(0, 32) : null,
   };
 }

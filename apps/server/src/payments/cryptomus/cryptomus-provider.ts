@@ -1,14 +1,15 @@
+import { centsToDecimal, decimalToCents } from '@bytegate/contracts/money';
 import { z } from 'zod';
 import {
   type CreateInvoiceInput,
-  centsToDecimal,
-  decimalToCents,
   type InvoiceOutcome,
   type InvoiceSnapshot,
   type PaymentProvider,
   PaymentProviderError,
+  PROVIDER_TRAITS,
+  type WebhookReading,
 } from '../provider.ts';
-import { cryptomusSign, phpJson } from './sign.ts';
+import { cryptomusSign, phpJson, verifyCryptomusWebhook } from './sign.ts';
 
 export interface CryptomusSettings {
   merchantId: string;
@@ -134,7 +135,10 @@ export function createCryptomusProvider(settings: CryptomusSettings): PaymentPro
 
   return {
     name: 'cryptomus',
+    ...PROVIDER_TRAITS.cryptomus,
     isSandbox: settings.isSandbox,
+    // Signed with the payment API key (the sandbox's own key when it stands in).
+    readWebhook: (body) => readCryptomusWebhook(typeof body === 'string' ? body : '', settings.apiKey),
     async createInvoice(input: CreateInvoiceInput) {
       const payment = await call('v1/payment', {
         amount: centsToDecimal(input.amountCents),
@@ -153,4 +157,26 @@ export function createCryptomusProvider(settings: CryptomusSettings): PaymentPro
       return snapshot(await call('v1/payment/info', { order_id: ref.orderId }));
     },
   };
+}
+
+/** A Cryptomus webhook: its signature checked over the exact bytes; an unsigned one is still read (and stored). */
+export function readCryptomusWebhook(rawBody: string, apiKey: string): WebhookReading {
+  const verified = verifyCryptomusWebhook(rawBody, apiKey);
+  const claimed = (verified ?? parseJsonObject(rawBody)) as Record<string, unknown>;
+  return {
+    rawBody,
+    isSignatureValid: verified !== null,
+    claimedInvoiceId: typeof claimed.uuid === 'string' ? claimed.uuid : null,
+    claimedOrderId: typeof claimed.order_id === 'string' ? claimed.order_id : null,
+    claimedStatus: typeof claimed.status === 'string' ? claimed.status : null,
+  };
+}
+
+function parseJsonObject(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
 }

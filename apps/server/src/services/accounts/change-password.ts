@@ -1,7 +1,7 @@
 import { messages } from '@bytegate/contracts/messages';
 import { getActiveUserById, revokeUserSessions, updateUserPasswordHash } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export interface ChangePasswordProps {
@@ -15,10 +15,10 @@ export interface ChangePasswordProps {
 export async function changePassword(ctx: ServiceContext, props: ChangePasswordProps): Promise<void> {
   const user = await getActiveUserById(ctx.db, { userId: props.userId });
   if (!user || !(await verifyPassword(user.passwordHash, props.currentPassword))) {
-    throw new AppError('WRONG_PASSWORD', messages.currentPasswordWrong);
+    throw new DomainError('WRONG_PASSWORD', messages.currentPasswordWrong);
   }
   if (props.currentPassword === props.newPassword) {
-    throw new AppError('VALIDATION_FAILED', messages.newPasswordSameAsCurrent);
+    throw new DomainError('VALIDATION_FAILED', messages.newPasswordSameAsCurrent);
   }
   const passwordHash = await hashPassword(props.newPassword);
   await ctx.db.transaction(async (tx) => {

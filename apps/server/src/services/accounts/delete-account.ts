@@ -6,8 +6,8 @@ import {
   getActiveUserById,
   revokeUserSessions,
 } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { verifyPassword } from './passwords.ts';
 
 /**
@@ -20,7 +20,7 @@ export async function deleteAccount(
 ): Promise<void> {
   const user = await getActiveUserById(ctx.db, { userId: props.userId });
   if (!user || !(await verifyPassword(user.passwordHash, props.password))) {
-    throw new AppError('WRONG_PASSWORD', messages.passwordWrong);
+    throw new DomainError('WRONG_PASSWORD', messages.passwordWrong);
   }
   await ctx.db.transaction(async (tx) => {
     const now = new Date();

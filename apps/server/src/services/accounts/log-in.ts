@@ -1,8 +1,8 @@
 import type { AuthResponse } from '@bytegate/contracts/auth';
 import { messages, waitMessages } from '@bytegate/contracts/messages';
 import { getActiveUserByEmail } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
@@ -46,7 +46,7 @@ export async function logIn(
   };
   const waitMs = props.throttle.waitMs(attempt);
   if (waitMs > 0) {
-    throw new AppError('RATE_LIMITED', waitMessages.tooManyLoginAttempts(waitMs / 1000), undefined, {
+    throw new DomainError('RATE_LIMITED', waitMessages.tooManyLoginAttempts(waitMs / 1000), undefined, {
       retryAfterSeconds: waitMs / 1000,
     });
   }
@@ -55,7 +55,7 @@ export async function logIn(
     : await verifyAgainstDummy(props.password);
   if (!user || !isValid) {
     props.throttle.recordFailure(attempt);
-    throw new AppError('INVALID_CREDENTIALS', messages.invalidCredentials);
+    throw new DomainError('INVALID_CREDENTIALS', messages.invalidCredentials);
   }
   props.throttle.recordSuccess(attempt);
   const token = await startSession(ctx.db, {

@@ -1,5 +1,5 @@
 import { messages } from '@bytegate/contracts/messages';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../domain-error.ts';
 
 /**
  * A bound on expensive work: at most `concurrency` jobs run at once, at most `maxWaiting` wait their
@@ -27,7 +27,7 @@ export class WorkQueue {
   async run<T>(job: () => Promise<T>): Promise<T> {
     if (this.active >= this.concurrency) {
       if (this.waiting.length >= this.maxWaiting) {
-        throw new AppError('SERVER_BUSY', messages.serverBusy, undefined, {
+        throw new DomainError('SERVER_BUSY', messages.serverBusy, undefined, {
           retryAfterSeconds: this.retryAfterSeconds,
         });
       }

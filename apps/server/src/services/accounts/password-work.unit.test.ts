@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../domain-error.ts';
 import { WorkQueue } from './password-work.ts';
 
 function deferred() {
@@ -27,8 +27,8 @@ describe('WorkQueue', () => {
     expect(order).toEqual([0, 1]);
 
     const refused = await queue.run(async () => 'never').catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ code: 'SERVER_BUSY', statusCode: 503, retryAfterSeconds: 3 });
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: 'SERVER_BUSY', retryAfterSeconds: 3 });
 
     gates[0]?.resolve();
     await jobs[0];

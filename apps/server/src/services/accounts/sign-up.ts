@@ -1,8 +1,8 @@
 import type { AuthResponse } from '@bytegate/contracts/auth';
 import { messages } from '@bytegate/contracts/messages';
 import { createUser } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
 import { hashPassword } from './passwords.ts';
 import { presentUser } from './present-user.ts';
@@ -47,7 +47,7 @@ export async function signUp(
       company: props.company ?? null,
     });
     if (!user) {
-      throw new AppError('EMAIL_TAKEN', messages.emailTaken);
+      throw new DomainError('EMAIL_TAKEN', messages.emailTaken);
     }
     const token = await startSession(tx, {
       userId: user.id,

@@ -1,5 +1,6 @@
 import type { Database } from '@bytegate/db';
 import { getActiveUserByEmail, setUserUnblocks } from '@bytegate/db/queries';
+import { DomainError } from '../domain-error.ts';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`);
@@ -14,8 +15,6 @@ export function parseUnblockPort(input: string): number | null {
   const port = /^\d{1,5}$/.test(input.trim()) ? Number(input.trim()) : Number.NaN;
   return port >= 1 && port <= 65535 ? port : null;
 }
-
-export class UnblockError extends Error {}
 
 export interface Unblocked {
   ports: number[];
@@ -33,7 +32,7 @@ export async function changeUnblocks(
   return db.transaction(async (tx) => {
     const user = await getActiveUserByEmail(tx, { email: params.email.trim().toLowerCase() });
     if (!user) {
-      throw new UnblockError(`No account has the email ${params.email}`);
+      throw new DomainError('NOT_FOUND', `No account has the email ${params.email}`);
     }
     const ports = new Set(user.unblockedPorts);
     const hosts = new Set(user.unblockedHosts);

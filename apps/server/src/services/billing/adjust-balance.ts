@@ -1,7 +1,6 @@
 import { getActiveUserByEmail, insertLedgerEntry, lockUserBalance } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
-
-export class AdjustBalanceError extends Error {}
+import { DomainError } from '../domain-error.ts';
 
 export interface AdjustBalanceProps {
   email: string;
@@ -16,16 +15,20 @@ export async function adjustBalance(
   props: AdjustBalanceProps,
 ): Promise<{ balanceCents: number; entryId: string }> {
   if (!Number.isSafeInteger(props.amountCents) || props.amountCents === 0) {
-    throw new AdjustBalanceError('The amount must be a non-zero number of dollars with at most two decimals');
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'The amount must be a non-zero number of dollars with at most two decimals',
+    );
   }
   const user = await getActiveUserByEmail(ctx.db, { email: props.email.trim().toLowerCase() });
   if (!user) {
-    throw new AdjustBalanceError(`No account has the email ${props.email}`);
+    throw new DomainError('NOT_FOUND', `No account has the email ${props.email}`);
   }
   return ctx.db.transaction(async (tx) => {
     const balanceCents = (await lockUserBalance(tx, { userId: user.id })) ?? 0;
     if (balanceCents + props.amountCents < 0) {
-      throw new AdjustBalanceError(
+      throw new DomainError(
+        'INSUFFICIENT_BALANCE',
         `The balance is $${(balanceCents / 100).toFixed(2)}; an adjustment of $${(props.amountCents / 100).toFixed(2)} would take it below zero`,
       );
     }
@@ -37,14 +40,4 @@ export async function adjustBalance(
     });
     return { balanceCents: entry.balanceAfterCents, entryId: entry.id };
   });
-}
-
-/** Parses '12.50', '-3', '+0.99' into signed cents; null when it is not a dollar amount. */
-export function parseDollarsToCents(text: string): number | null {
-  const match = /^([+-]?)(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!match) {
-    return null;
-  }
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0') || 0);
-  return match[1] === '-' ? -cents : cents;
 }

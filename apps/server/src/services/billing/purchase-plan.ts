@@ -1,6 +1,7 @@
 import type { PurchasePlanResponse } from '@bytegate/contracts/billing';
 import { planPriceCents } from '@bytegate/contracts/billing';
-import { BYTES_PER_GB, DEFAULT_THREAD_LIMIT, type PoolType } from '@bytegate/contracts/constants';
+import { BYTES_PER_GB, DEFAULT_THREAD_LIMIT } from '@bytegate/contracts/constants';
+import { type PoolType, POOL_NAMES as poolNames } from '@bytegate/contracts/pools';
 import {
   addPlanTraffic,
   createOrder,
@@ -9,17 +10,11 @@ import {
   lockPlanForPool,
   lockUserBalance,
 } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { createPlanCredentials } from '../plans/plan-credentials.ts';
 import { presentPlan } from '../plans/present-plan.ts';
 import { presentOrder } from './present-order.ts';
-
-const poolNames: Record<PoolType, string> = {
-  datacenter: 'Datacenter',
-  residential: 'Residential',
-  mobile: 'Mobile',
-};
 
 export interface PurchasePlanProps {
   userId: string;
@@ -40,10 +35,10 @@ export async function purchasePlan(
   return ctx.db.transaction(async (tx) => {
     const balanceCents = await lockUserBalance(tx, { userId: props.userId });
     if (balanceCents === null) {
-      throw new AppError('UNAUTHENTICATED', 'Your account no longer exists');
+      throw new DomainError('UNAUTHENTICATED', 'Your account no longer exists');
     }
     if (balanceCents < priceCents) {
-      throw new AppError('INSUFFICIENT_BALANCE', 'Insufficient balance', {
+      throw new DomainError('INSUFFICIENT_BALANCE', 'Insufficient balance', {
         required: priceCents / 100,
         current: balanceCents / 100,
       });

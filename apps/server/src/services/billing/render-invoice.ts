@@ -1,3 +1,4 @@
+import { formatUsdGrouped as usd } from '@bytegate/contracts/money';
 import type { OrderRow, UserRow } from '@bytegate/db/queries';
 import { orderNumberLabel } from './present-order.ts';
 
@@ -7,8 +8,6 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-const usd = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (date: Date) =>
   date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 

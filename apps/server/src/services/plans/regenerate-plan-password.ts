@@ -1,7 +1,7 @@
 import type { Plan } from '@bytegate/contracts/billing';
 import { setPlanPassword } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { createPlanCredentials } from './plan-credentials.ts';
 import { presentPlan } from './present-plan.ts';
 
@@ -16,7 +16,7 @@ export async function regeneratePlanPassword(
   const { password } = createPlanCredentials();
   const plan = await setPlanPassword(ctx.db, { userId: props.userId, planId: props.planId, password });
   if (!plan) {
-    throw new AppError('NOT_FOUND', 'No plan found');
+    throw new DomainError('NOT_FOUND', 'No plan found');
   }
   return presentPlan(plan);
 }

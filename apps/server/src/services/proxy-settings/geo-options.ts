@@ -1,5 +1,6 @@
 import type { GeoOption, ProxySettings, ProxySettingsField } from '@bytegate/contracts/proxy-settings';
 import { splitList } from '@bytegate/contracts/proxy-settings';
+import { parseAsn, toPlaceName } from '@bytegate/contracts/targeting';
 import type { Executor } from '@bytegate/db';
 import {
   type GeoFilter,
@@ -23,18 +24,22 @@ export function countryName(code: string): string {
   }
 }
 
-/** The option request's fields as the inventory stores them: codes upper-case, names lower-case. */
+/**
+ * The option request's fields as the inventory stores them: codes upper-case, names lower-case, ASNs
+ * as numbers (what is not an ASN narrows nothing). Codes are not checked here: an unknown one only
+ * finds no options.
+ */
 export function geoFilter(poolType: GeoFilter['poolType'], body: Record<string, unknown>): GeoFilter {
-  const asns = splitList(body.asns)
-    .map((value) => Number(/^(?:AS)?(\d{1,10})$/i.exec(value)?.[1] ?? Number.NaN))
-    .filter(Number.isInteger);
   return {
     poolType,
     countries: splitList(body.countries).map((code) => code.toUpperCase()),
-    states: splitList(body.states).map((name) => name.toLowerCase()),
-    cities: splitList(body.cities).map((name) => name.toLowerCase()),
+    states: splitList(body.states).map(toPlaceName),
+    cities: splitList(body.cities).map(toPlaceName),
     zipcodes: splitList(body.zipcodes).map((zip) => zip.toUpperCase()),
-    asns,
+    asns: splitList(body.asns).flatMap((text) => {
+      const asn = parseAsn(text);
+      return asn.ok ? [asn.value] : [];
+    }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { messages } from '@bytegate/contracts/messages';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/app-error.ts';
+import { DomainError } from '../domain-error.ts';
 
 // The fields of reCAPTCHA v3's siteverify answer that we rely on.
 const siteverifyAnswerSchema = z.object({
@@ -33,7 +33,7 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
     return;
   }
   if (!token) {
-    throw new AppError('RECAPTCHA_REQUIRED', messages.recaptchaRequired);
+    throw new DomainError('RECAPTCHA_REQUIRED', messages.recaptchaRequired);
   }
   const form = new URLSearchParams({ secret: config.secretKey, response: token });
   if (props.remoteIp) {
@@ -52,7 +52,7 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
     }
     answer = siteverifyAnswerSchema.parse(await response.json());
   } catch {
-    throw new AppError('UPSTREAM_UNAVAILABLE', messages.recaptchaUnavailable);
+    throw new DomainError('UPSTREAM_UNAVAILABLE', messages.recaptchaUnavailable);
   }
   const isHuman =
     answer.success &&
@@ -60,6 +60,6 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
     (answer.hostname === undefined || answer.hostname === props.expectedHostname) &&
     (answer.score ?? 0) >= config.minScore;
   if (!isHuman) {
-    throw new AppError('RECAPTCHA_FAILED', messages.recaptchaFailed);
+    throw new DomainError('RECAPTCHA_FAILED', messages.recaptchaFailed);
   }
 }

@@ -1,9 +1,9 @@
 import { topupMessages } from '@bytegate/contracts/topup';
 import { createOrder, updateOrder } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 
 export interface CreateTopupProps {
   userId: string;
@@ -68,6 +68,6 @@ export async function createTopup(
       orderId: order.id,
       set: { status: 'failed', details: { error: String(error) } },
     });
-    throw new AppError('UPSTREAM_UNAVAILABLE', topupMessages.failed);
+    throw new DomainError('UPSTREAM_UNAVAILABLE', topupMessages.failed);
   }
 }

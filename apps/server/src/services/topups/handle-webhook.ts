@@ -5,20 +5,14 @@ import {
   insertPaymentEvent,
   setPaymentEventOutcome,
 } from '@bytegate/db/queries';
-import type { PaymentProvider } from '../../payments/provider.ts';
+import type { PaymentProvider, WebhookReading } from '../../payments/provider.ts';
 import type { ServiceContext } from '../context.ts';
 import { settleTopup } from './settle-topup.ts';
 
-export interface InboundWebhook {
-  rawBody: string;
+/** A webhook as its provider read it, with where it came from. */
+export interface InboundWebhook extends WebhookReading {
   headers: Record<string, unknown>;
   sourceIp: string | null;
-  /** Null when the provider does not sign (Bitcart). */
-  isSignatureValid: boolean | null;
-  /** What the webhook claims; used only to find the order, never trusted for money. */
-  claimedInvoiceId: string | null;
-  claimedOrderId: string | null;
-  claimedStatus: string | null;
 }
 
 /**

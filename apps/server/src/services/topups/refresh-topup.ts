@@ -1,10 +1,10 @@
-import { centsToDollars } from '@bytegate/contracts/billing';
+import { centsToDollars } from '@bytegate/contracts/money';
 import type { TopupStatusResponse } from '@bytegate/contracts/topup';
 import { getActiveUserById, getOrderByNumber, type OrderRow } from '@bytegate/db/queries';
-import { AppError } from '../../http/app-error.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { orderNumberLabel, parseOrderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
 import { clientTopupStatus } from './client-status.ts';
 import { settleTopup } from './settle-topup.ts';
 
@@ -30,7 +30,7 @@ export async function refreshTopup(
   const number = parseOrderNumberLabel(props.orderLabel);
   let order = number === null ? null : await getOrderByNumber(ctx.db, { userId: props.userId, number });
   if (order?.kind !== 'topup' || order.paymentMethod !== provider.name) {
-    throw new AppError('NOT_FOUND', 'No such top-up');
+    throw new DomainError('NOT_FOUND', 'No such top-up');
   }
   let rawStatus = order.providerStatus ?? 'pending';
   if (order.status === 'pending' && order.providerInvoiceId && props.isRemoteCheck !== false) {

@@ -1,8 +1,7 @@
 import { topupMessages } from '@bytegate/contracts/topup';
-import { AppError } from '../../http/app-error.ts';
-import type { PaymentProviders, ProviderName } from '../../payments/providers.ts';
-
-const labels: Record<ProviderName, string> = { cryptomus: 'Cryptomus', bitcart: 'Bitcart' };
+import { PROVIDER_TRAITS } from '../../payments/provider.ts';
+import type { PaymentProviders, ProviderByName, ProviderName } from '../../payments/providers.ts';
+import { DomainError } from '../domain-error.ts';
 
 /**
  * The provider a top-up route serves, or the coded refusal when this server does not run it: no
@@ -12,10 +11,13 @@ const labels: Record<ProviderName, string> = { cryptomus: 'Cryptomus', bitcart: 
 export function requireProvider<Name extends ProviderName>(
   payments: PaymentProviders,
   name: Name,
-): NonNullable<PaymentProviders[Name]> {
-  const provider = payments[name];
+): ProviderByName[Name] {
+  const provider = payments.get(name);
   if (!provider) {
-    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', topupMessages.providerUnavailable(labels[name]));
+    throw new DomainError(
+      'PAYMENT_PROVIDER_UNAVAILABLE',
+      topupMessages.providerUnavailable(PROVIDER_TRAITS[name].displayName),
+    );
   }
-  return provider as NonNullable<PaymentProviders[Name]>;
+  return provider;
 }

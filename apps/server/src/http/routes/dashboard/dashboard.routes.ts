@@ -1,16 +1,10 @@
-import { BYTES_PER_GB } from '@bytegate/contracts/constants';
-import {
-  dashboardStatsResponseSchema,
-  dashboardTrafficResponseSchema,
-  lastUtcDays,
-  USAGE_WINDOW_DAYS,
-} from '@bytegate/contracts/dashboard';
-import { listActivePlans, sumUsage, sumUsageByDay } from '@bytegate/db/queries';
+import { dashboardStatsResponseSchema, dashboardTrafficResponseSchema } from '@bytegate/contracts/dashboard';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ServiceContext } from '../../../services/context.ts';
+import { getDailyTraffic } from '../../../services/dashboard/get-daily-traffic.ts';
+import { getOverviewStats } from '../../../services/dashboard/get-overview-stats.ts';
+import { presentOverviewStats } from '../../../services/dashboard/present-overview-stats.ts';
 import { getAuth } from '../../plugins/auth.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The overview: metrics and the daily traffic chart, from the gateway's usage buckets. */
 export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -26,28 +20,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
         response: { 200: dashboardStatsResponseSchema },
       },
     },
-    async (request) => {
-      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
-      const leftBytes = plans.reduce(
-        (sum, plan) => sum + Math.max(0, plan.trafficTotalBytes - plan.trafficUsedBytes),
-        0,
-      );
-      const usage = await sumUsage(ctx.db, {
-        planIds: plans.map((plan) => plan.id),
-        since: new Date(Date.now() - USAGE_WINDOW_DAYS * DAY_MS),
-      });
-      const totalRequests = usage.requests;
-      const totalErrors = usage.errors;
-      return {
-        metrics: {
-          activePlans: plans.length,
-          totalAvailableGb: Math.round((leftBytes / BYTES_PER_GB) * 100) / 100,
-          errorRate: totalRequests === 0 ? 0 : Math.round((totalErrors / totalRequests) * 1000) / 10,
-          totalRequests,
-          totalErrors,
-        },
-      };
-    },
+    async (request) =>
+      presentOverviewStats(await getOverviewStats(ctx, { userId: getAuth(request).user.id })),
   );
 
   app.get(
@@ -60,17 +34,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
         response: { 200: dashboardTrafficResponseSchema },
       },
     },
-    async (request) => {
-      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
-      const days = lastUtcDays(new Date(), USAGE_WINDOW_DAYS);
-      const rows = await sumUsageByDay(ctx.db, {
-        planIds: plans.map((plan) => plan.id),
-        since: new Date(`${days[0]}T00:00:00Z`),
-      });
-      const byDay = new Map(rows.map((row) => [row.day, row]));
-      return {
-        days: days.map((day) => byDay.get(day) ?? { day, bytes: 0, extraBytes: 0, requests: 0, errors: 0 }),
-      };
-    },
+    async (request) => ({ days: await getDailyTraffic(ctx, { userId: getAuth(request).user.id }) }),
   );
 };

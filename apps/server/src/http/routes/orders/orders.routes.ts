@@ -1,38 +1,11 @@
-import { orderIdSchema, orderSchema } from '@bytegate/contracts/billing';
-import { ORDERS_PAGE_SIZE } from '@bytegate/contracts/constants';
-import { getOrderByNumber, listOrders } from '@bytegate/db/queries';
+import { invoiceParamsSchema, listOrdersQuerySchema, ordersResponseSchema } from '@bytegate/contracts/orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { parseOrderNumberLabel, presentOrder } from '../../../services/billing/present-order.ts';
+import { getInvoiceOrder } from '../../../services/billing/get-invoice-order.ts';
+import { listOrders } from '../../../services/billing/list-orders.ts';
+import { presentOrdersPage } from '../../../services/billing/present-orders-page.ts';
 import { INVOICE_SCRIPT, renderInvoice } from '../../../services/billing/render-invoice.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { AppError } from '../../app-error.ts';
 import { getAuth } from '../../plugins/auth.ts';
-
-const pageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int()
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'Limit must be a number' })
-    .int()
-    .min(1)
-    .max(100, 'Limit must be at most 100')
-    .default(ORDERS_PAGE_SIZE),
-});
-
-export const ordersResponseSchema = z.object({
-  orders: z.array(orderSchema),
-  pagination: z.object({
-    currentPage: z.number().int(),
-    totalPages: z.number().int(),
-    totalItems: z.number().int(),
-    itemsPerPage: z.number().int(),
-  }),
-});
 
 export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(
@@ -42,27 +15,15 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asyn
         tags: ['orders'],
         summary: "The user's orders, newest first, a page at a time",
         security: [{ bearer: [] }],
-        querystring: pageQuerySchema,
+        querystring: listOrdersQuerySchema,
         response: { 200: ordersResponseSchema },
       },
       onRequest: app.requireAuth,
     },
     async (request) => {
       const { page, limit } = request.query;
-      const { rows, total } = await listOrders(ctx.db, {
-        userId: getAuth(request).user.id,
-        limit,
-        offset: (page - 1) * limit,
-      });
-      return {
-        orders: rows.map((row) => presentOrder(row, ctx.config.publicUrl)),
-        pagination: {
-          currentPage: page,
-          totalPages: Math.max(1, Math.ceil(total / limit)),
-          totalItems: total,
-          itemsPerPage: limit,
-        },
-      };
+      const orders = await listOrders(ctx, { userId: getAuth(request).user.id, page, pageSize: limit });
+      return presentOrdersPage(orders, ctx.config.publicUrl);
     },
   );
 
@@ -80,17 +41,13 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asyn
         tags: ['orders'],
         summary: 'The printable invoice (HTML) of a completed order',
         security: [{ bearer: [] }],
-        params: z.object({ orderId: orderIdSchema }),
+        params: invoiceParamsSchema,
       },
       onRequest: app.requireAuth,
     },
     async (request, reply) => {
       const { user } = getAuth(request);
-      const number = parseOrderNumberLabel(request.params.orderId);
-      const order = number === null ? null : await getOrderByNumber(ctx.db, { userId: user.id, number });
-      if (order?.status !== 'completed') {
-        throw new AppError('NOT_FOUND', 'No invoice for this order');
-      }
+      const order = await getInvoiceOrder(ctx, { userId: user.id, orderLabel: request.params.orderId });
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'private, no-store')

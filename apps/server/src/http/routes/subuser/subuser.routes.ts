@@ -1,49 +1,32 @@
 import {
   insufficientBalanceSchema,
-  planIdSchema,
   planSchema,
-  poolTypeSchema,
   purchasePlanRequestSchema,
   purchasePlanResponseSchema,
 } from '@bytegate/contracts/billing';
 import {
-  getActivePlanForPool,
-  getPlanById,
-  listActivePlans,
-  sumErrorsByCode,
-  sumUsage,
-  topHostsByBytes,
-} from '@bytegate/db/queries';
+  hasPlanResponseSchema,
+  planByIdQuerySchema,
+  planForPoolQuerySchema,
+  planListResponseSchema,
+  planUsageQuerySchema,
+  planUsageResponseSchema,
+  regeneratePlanPasswordRequestSchema,
+} from '@bytegate/contracts/plans';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { purchasePlan } from '../../../services/billing/purchase-plan.ts';
 import type { ServiceContext } from '../../../services/context.ts';
+import { getPlan } from '../../../services/plans/get-plan.ts';
+import { getPlanUsage } from '../../../services/plans/get-plan-usage.ts';
+import { listPlans } from '../../../services/plans/list-plans.ts';
 import { presentPlan } from '../../../services/plans/present-plan.ts';
+import { presentPlanUsage } from '../../../services/plans/present-plan-usage.ts';
 import { regeneratePlanPassword } from '../../../services/plans/regenerate-plan-password.ts';
-import { AppError } from '../../app-error.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 const security = [{ bearer: [] }];
-const DAY_MS = 24 * 60 * 60 * 1000;
-const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS } as const;
-
-const usageResponseSchema = z.object({
-  period: z.enum(['day', 'week', 'month']),
-  since: z.string(),
-  /** Bytes; extra_traffic is what target filters add to the bill (they bill 2x). */
-  total: z.object({
-    traffic: z.number().int(),
-    extra_traffic: z.number().int(),
-    requests: z.number().int(),
-    errors: z.number().int(),
-  }),
-  /** Refusals by gateway error code, most frequent first. */
-  errors_by_code: z.array(z.object({ code: z.string(), count: z.number().int() })),
-  /** The 10 target hosts that carried the most bytes (counted per UTC day). */
-  top_hosts: z.array(z.object({ host: z.string(), bytes: z.number().int() })),
-});
-const noPlan = () => new AppError('NOT_FOUND', 'No plan found');
 
 /** Plans ("subusers"): buying GB per pool and reading the plans, always scoped to the signed-in user. */
 export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -82,11 +65,11 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: 'Whether the user has an active plan',
         security,
-        response: { 200: z.object({ hasProxyPlan: z.boolean() }) },
+        response: { 200: hasPlanResponseSchema },
       },
     },
     async (request) => {
-      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
+      const plans = await listPlans(ctx, { userId: getAuth(request).user.id });
       return { hasProxyPlan: plans.length > 0 };
     },
   );
@@ -98,20 +81,14 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: "The user's plan for a pool; 404 when there is none",
         security,
-        querystring: z.object({ pool_type: poolTypeSchema }),
+        querystring: planForPoolQuerySchema,
         response: { 200: planSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => {
-      const plan = await getActivePlanForPool(ctx.db, {
-        userId: getAuth(request).user.id,
-        poolType: request.query.pool_type,
-      });
-      if (!plan) {
-        throw noPlan();
-      }
-      return presentPlan(plan);
-    },
+    async (request) =>
+      presentPlan(
+        await getPlan(ctx, { userId: getAuth(request).user.id, poolType: request.query.pool_type }),
+      ),
   );
 
   app.get(
@@ -121,11 +98,11 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: "The user's active plans",
         security,
-        response: { 200: z.object({ plans: z.array(planSchema) }) },
+        response: { 200: planListResponseSchema },
       },
     },
     async (request) => {
-      const plans = await listActivePlans(ctx.db, { userId: getAuth(request).user.id });
+      const plans = await listPlans(ctx, { userId: getAuth(request).user.id });
       return { plans: plans.map(presentPlan) };
     },
   );
@@ -137,20 +114,12 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: 'One plan by id; balance is the traffic left in bytes',
         security,
-        querystring: z.object({ subuser_id: planIdSchema }),
+        querystring: planByIdQuerySchema,
         response: { 200: planSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => {
-      const plan = await getPlanById(ctx.db, {
-        userId: getAuth(request).user.id,
-        planId: request.query.subuser_id,
-      });
-      if (!plan) {
-        throw noPlan();
-      }
-      return presentPlan(plan);
-    },
+    async (request) =>
+      presentPlan(await getPlan(ctx, { userId: getAuth(request).user.id, planId: request.query.subuser_id })),
   );
 
   app.post(
@@ -161,7 +130,7 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         summary:
           'Gives a plan a new proxy password; the old one stops working and its open connections close within 2 s',
         security,
-        body: z.object({ subuser_id: planIdSchema }),
+        body: regeneratePlanPasswordRequestSchema,
         response: { 200: planSchema, 404: errorResponseSchema },
       },
     },
@@ -176,41 +145,17 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         tags: ['plans'],
         summary: "A plan's traffic over a period: bytes carried and extra bytes billed for target filters",
         security,
-        querystring: z.object({
-          subuser_id: planIdSchema,
-          period: z
-            .enum(['day', 'week', 'month'], { error: 'Period must be day, week or month' })
-            .default('week'),
-        }),
-        response: { 200: usageResponseSchema, 404: errorResponseSchema },
+        querystring: planUsageQuerySchema,
+        response: { 200: planUsageResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => {
-      const plan = await getPlanById(ctx.db, {
-        userId: getAuth(request).user.id,
-        planId: request.query.subuser_id,
-      });
-      if (!plan) {
-        throw noPlan();
-      }
-      const since = new Date(Date.now() - PERIOD_MS[request.query.period]);
-      const usage = await sumUsage(ctx.db, { planIds: [plan.id], since });
-      const [errors, hosts] = await Promise.all([
-        sumErrorsByCode(ctx.db, { planIds: [plan.id], since }),
-        topHostsByBytes(ctx.db, { planIds: [plan.id], since, limit: 10 }),
-      ]);
-      return {
-        errors_by_code: errors,
-        top_hosts: hosts,
-        period: request.query.period,
-        since: since.toISOString(),
-        total: {
-          traffic: usage.bytes,
-          extra_traffic: usage.extraBytes,
-          requests: usage.requests,
-          errors: usage.errors,
-        },
-      };
-    },
+    async (request) =>
+      presentPlanUsage(
+        await getPlanUsage(ctx, {
+          userId: getAuth(request).user.id,
+          planId: request.query.subuser_id,
+          period: request.query.period,
+        }),
+      ),
   );
 };

@@ -1,0 +1,67 @@
+import { allowlistMessages, isPublicAddress, MAX_ALLOWLIST_ADDRESSES } from '@bytegate/contracts/allowlist';
+import { POOL_NAMES } from '@bytegate/contracts/pools';
+import {
+  addPlanAllowlistAddress,
+  countPlanAllowlist,
+  findUserAllowlistEntry,
+  lockPlanForPool,
+  lockUserBalance,
+} from '@bytegate/db/queries';
+import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
+import { getOwnPlan } from '../plans/get-own-plan.ts';
+import type { AllowlistedAddress } from './list-allowlist.ts';
+
+export interface AddAllowlistAddressProps {
+  userId: string;
+  planId: string;
+  /** Canonical IPv4 or IPv6 text (the request schema canonicalises it). */
+  address: string;
+  /** The canonical address the request came from, or null when the server cannot tell. */
+  callerAddress: string | null;
+}
+
+/**
+ * Adds a client address to one of the user's plans. One address belongs to one of a customer's plans,
+ * and a plan lists at most MAX_ALLOWLIST_ADDRESSES, even under concurrent requests: both are checked
+ * under row locks in one transaction.
+ */
+export async function addAllowlistAddress(
+  ctx: ServiceContext,
+  props: AddAllowlistAddressProps,
+): Promise<AllowlistedAddress> {
+  const { userId, planId, address } = props;
+  // The address the request came from may be anything the server sees (a private network, or
+  // loopback in development): it is provably the customer's. Any other must be a public address.
+  const isCallersOwn = address === props.callerAddress;
+  if (!isCallersOwn && !isPublicAddress(address)) {
+    throw new DomainError('VALIDATION_FAILED', allowlistMessages.notPublic, { field: 'address' });
+  }
+  return ctx.db.transaction(async (tx) => {
+    const plan = await getOwnPlan(tx, { userId, planId });
+    // The user row lock serialises adds across the customer's plans (one address, one of their
+    // plans); the plan row lock keeps the limit under concurrent requests.
+    await lockUserBalance(tx, { userId });
+    await lockPlanForPool(tx, { userId, poolType: plan.poolType });
+    const listed = await findUserAllowlistEntry(tx, { userId, address });
+    if (listed) {
+      throw new DomainError(
+        'ALLOWLIST_ADDRESS_TAKEN',
+        allowlistMessages.onOtherPlan(POOL_NAMES[listed.poolType]),
+      );
+    }
+    if ((await countPlanAllowlist(tx, { planId: plan.id })) >= MAX_ALLOWLIST_ADDRESSES) {
+      throw new DomainError('ALLOWLIST_FULL', allowlistMessages.listFull);
+    }
+    // Another customer may list the same address; that is neither refused nor revealed (see the
+    // gateway store's resolveAllowlist for who it then opens).
+    const row = await addPlanAllowlistAddress(tx, { planId: plan.id, address, isVerified: isCallersOwn });
+    if (!row) {
+      throw new DomainError(
+        'ALLOWLIST_ADDRESS_TAKEN',
+        allowlistMessages.onOtherPlan(POOL_NAMES[plan.poolType]),
+      );
+    }
+    return row;
+  });
+}
