@@ -1,20 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Socket } from 'node:net';
+import type { Targeting } from '@bytegate/contracts/targeting';
+import type { ClientSession } from './client-session.ts';
 import { GatewayError } from './errors.ts';
-import {
-  isTargetFilter,
-  parseProxyUsername,
-  type UsernameParams,
-  withSavedTargeting,
-} from './routing/username.ts';
-import type { GatewayStore, PlanAccess, SavedTargeting } from './store.ts';
+import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './routing/username.ts';
+import type { GatewayStore, PlanAccess } from './store.ts';
 import type { PendingConnections } from './tunnel/pending-connections.ts';
 import type { ThreadLimits } from './tunnel/thread-limits.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
 export interface Admitted {
   plan: PlanAccess;
-  targeting: UsernameParams;
+  targeting: Targeting;
   /** Target filters in force: billed at 2x. */
   isDoubled: boolean;
 }
@@ -38,25 +34,15 @@ function samePassword(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const threadSlots = new WeakMap<Socket, { planId: string; release: () => void }>();
-
-/**
- * How each client connection got in: with a password (as the plan had it then), or by its address on
- * the plan's allowlist. A connection whose way in is gone (the password changed, the address left the
- * allowlist) is closed by the gateway's sampler.
- */
-const admittedAs = new WeakMap<Socket, { planId: string; password: string | null }>();
-
 /** Whether a connection may go on: its plan still lets it in the way it came in. */
-export function isStillAdmitted(store: GatewayStore, socket: Socket, plan: PlanAccess): boolean {
-  const way = admittedAs.get(socket);
-  if (!way || way.planId !== plan.planId) {
+export function isStillAdmitted(store: GatewayStore, session: ClientSession, plan: PlanAccess): boolean {
+  if (session.admittedPlanId !== plan.planId) {
     return true;
   }
-  if (way.password !== null) {
-    return way.password === plan.password;
+  if (session.admittedPassword !== null) {
+    return session.admittedPassword === plan.password;
   }
-  const address = socket.remoteAddress;
+  const address = session.socket.remoteAddress;
   return address !== undefined && store.getPlanByAddress(address)?.planId === plan.planId;
 }
 
@@ -67,11 +53,11 @@ export function isStillAdmitted(store: GatewayStore, socket: Socket, plan: PlanA
 export function admit(
   deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter; pending?: PendingConnections },
   credentials: { username: string; password: string } | null,
-  socket: Socket,
-  stickyPort?: number,
+  session: ClientSession,
 ): Admitted {
+  const { socket, stickyPort } = session;
   let plan: PlanAccess | undefined;
-  let targeting: UsernameParams = {};
+  let targeting: Targeting = {};
   if (credentials) {
     const parsed = parseProxyUsername(credentials.username);
     plan = deps.store.getPlanByLogin(parsed.login);
@@ -99,8 +85,9 @@ export function admit(
     }
     targeting = withSavedTargeting({ login: plan.login, params: {}, hasGeo: false }, plan.saved);
   }
-  const admitted = checkPlan(deps, plan, targeting, socket);
-  admittedAs.set(socket, { planId: plan.planId, password: credentials ? plan.password : null });
+  const admitted = checkPlan(deps, plan, targeting, session);
+  session.admittedPlanId = plan.planId;
+  session.admittedPassword = credentials ? plan.password : null;
   // Authenticated: from here the plan's thread limit bounds the connection, not the pre-auth caps.
   deps.pending?.leave(socket);
   return admitted;
@@ -110,8 +97,8 @@ export function admit(
 function checkPlan(
   deps: { threads: ThreadLimits; meter: UsageMeter },
   plan: PlanAccess,
-  targeting: UsernameParams,
-  socket: Socket,
+  targeting: Targeting,
+  session: ClientSession,
 ): Admitted {
   if (!plan.isActive) {
     throw new GatewayError('NO_USER', 'This proxy plan is not active');
@@ -119,8 +106,7 @@ function checkPlan(
   if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
     throw new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
   }
-  const held = threadSlots.get(socket);
-  if (!held || held.planId !== plan.planId) {
+  if (session.threadPlanId !== plan.planId) {
     const release = deps.threads.acquire(plan.planId, plan.threadLimit);
     if (!release) {
       throw new GatewayError(
@@ -128,23 +114,13 @@ function checkPlan(
         `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
       );
     }
-    held?.release();
-    threadSlots.set(socket, { planId: plan.planId, release });
-    socket.once('close', release);
+    session.releaseThread?.();
+    session.threadPlanId = plan.planId;
+    session.releaseThread = release;
+    session.socket.once('close', release);
   }
   return { plan, targeting, isDoubled: isTargetFilter(targeting) };
 }
-
-const lastIdentity = new WeakMap<
-  Socket,
-  {
-    header: string;
-    login: string;
-    password: string;
-    saved: SavedTargeting | undefined;
-    targeting: UsernameParams;
-  }
->();
 
 /**
  * `admit` for a request on the HTTP port, from its Proxy-Authorization header. A keep-alive client
@@ -154,21 +130,20 @@ const lastIdentity = new WeakMap<
 export function admitHttp(
   deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
   header: string | undefined,
-  socket: Socket,
-  stickyPort?: number,
+  session: ClientSession,
 ): Admitted {
-  const known = header === undefined ? undefined : lastIdentity.get(socket);
+  const known = header === undefined ? null : session.knownIdentity;
   if (known && known.header === header) {
     const plan = deps.store.getPlanByLogin(known.login);
     // Saved settings are part of the targeting: a change to them (a new object) means a fresh admit.
     if (plan && plan.password === known.password && plan.saved === known.saved) {
-      return checkPlan(deps, plan, known.targeting, socket);
+      return checkPlan(deps, plan, known.targeting, session);
     }
   }
-  const admitted = admit(deps, readBasicCredentials(header), socket, stickyPort);
+  const admitted = admit(deps, readBasicCredentials(header), session);
   if (header !== undefined) {
     const { login, password, saved } = admitted.plan;
-    lastIdentity.set(socket, { header, login, password, saved, targeting: admitted.targeting });
+    session.knownIdentity = { header, login, password, saved, targeting: admitted.targeting };
   }
   return admitted;
 }

@@ -1,22 +1,23 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { isStillAdmitted } from './admission.ts';
+import { ClientSession } from './client-session.ts';
+import { type EngineContext, turnAway } from './engine-context.ts';
 import { TargetPool } from './http1/target-pool.ts';
-import { type HttpProxyDeps, handleHttpConnection } from './listeners/http-proxy.ts';
+import { handleHttpConnection } from './listeners/http-proxy.ts';
 import { handleSocks5 } from './listeners/socks5.ts';
+import { handleStickyConnection } from './listeners/sticky.ts';
 import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
-import { errorReply } from './replies.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore, PlanAccess } from './store.ts';
-import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
-import { endWith } from './tunnel/end-with.ts';
+import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 import {
   DEFAULT_PENDING_LIMITS,
   PendingConnections,
   type PendingLimits,
-  type PendingRefusal,
 } from './tunnel/pending-connections.ts';
 import { ThreadLimits } from './tunnel/thread-limits.ts';
+import { type GatewayLog, UsageFlusher } from './tunnel/usage-flush.ts';
 import { UsageMeter } from './tunnel/usage-meter.ts';
 
 /**
@@ -26,9 +27,6 @@ import { UsageMeter } from './tunnel/usage-meter.ts';
  * ahead (UsageMeter.allow), so a plan stops at its limit at any speed.
  */
 export const SAMPLE_EVERY_MS = 250;
-
-/** A client that connects to a sticky port and sends nothing is dropped after this. */
-const FIRST_BYTE_TIMEOUT_MS = 10_000;
 
 export interface PortRange {
   first: number;
@@ -55,31 +53,22 @@ export interface GatewaySettings {
   now?: () => number;
   /** Caps and deadline for connections that have not authenticated (DEFAULT_PENDING_LIMITS). */
   pendingLimits?: Partial<PendingLimits>;
+  /**
+   * How often metered usage is flushed to the store once listening (the server: every second), and
+   * flushed once more by close(). Unset, usage waits in the meter for flushUsage() (tests read it there).
+   */
+  usageFlushEveryMs?: number;
+  /** Where failed flushes are reported (the console when not given). */
+  log?: GatewayLog;
 }
 
 /** The kernel's queue of connections not yet accepted (Node's default is 511; Linux caps it at somaxconn). */
 const LISTEN_BACKLOG = 4096;
-/** What a refused connection is told to wait before trying again. */
-const RETRY_AFTER_SECONDS = 1;
 
-const PENDING_MESSAGES: Record<PendingRefusal, string> = {
-  TOO_MANY_CONNECTIONS: 'Too many connections from your address are still authenticating; retry shortly',
-  OVERLOADED: 'The gateway is busy; retry shortly',
+const consoleLog: GatewayLog = {
+  warn: (details, message) => console.warn(message, details.err),
+  error: (details, message) => console.error(message, details.err),
 };
-
-/**
- * Turns a connection away before reading it, in the protocol of its port: an HTTP refusal with
- * Retry-After, or a SOCKS5 "no acceptable method" (the answer to any greeting).
- */
-function turnAway(socket: Socket, refusal: PendingRefusal, protocol: 'http' | 'socks5'): void {
-  socket.on('error', () => socket.destroy());
-  endWith(
-    socket,
-    protocol === 'http'
-      ? errorReply(refusal, PENDING_MESSAGES[refusal], RETRY_AFTER_SECONDS)
-      : Buffer.from([0x05, 0xff]),
-  );
-}
 
 export interface ListeningPorts {
   httpPort: number;
@@ -91,8 +80,11 @@ export interface Gateway {
   meter: UsageMeter;
   threads: ThreadLimits;
   pending: PendingConnections;
-  /** Starts the listeners; answers the ports they really got. */
+  /** Starts the listeners (and the usage flush, when set); answers the ports they really got. */
   listen(): Promise<ListeningPorts>;
+  /** One flush of metered usage to the store now (never rejects: a failure keeps the usage). */
+  flushUsage(): Promise<void>;
+  /** Stops the listeners and ends every connection; with usageFlushEveryMs, then flushes what is left. */
   close(): Promise<void>;
 }
 
@@ -106,24 +98,14 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** A TCP listener that tracks its sockets, so close() can end them all. */
-function createTrackedServer(onSocket: (socket: Socket) => void): { server: Server; sockets: Set<Socket> } {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    onSocket(socket);
-  });
-  return { server, sockets };
-}
-
 /** The proxy engine: listeners over one store, one meter and one set of thread limits. */
 export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
   const meter = new UsageMeter((planId) => store.getPlanById(planId)?.trafficLeftBytes);
   const threads = new ThreadLimits();
   const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
+  const flusher = new UsageFlusher(meter, store, settings.log ?? consoleLog);
   const sticky = settings.stickyPorts;
-  const deps: HttpProxyDeps = {
+  const ctx: EngineContext = {
     store,
     threads,
     meter,
@@ -137,68 +119,58 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
     targetPool: new TargetPool(),
     pending,
-    stickyPortOf: (socket) => {
-      const port = socket.localPort;
-      return sticky && port !== undefined && port >= sticky.first && port <= sticky.last ? port : undefined;
-    },
   };
-  const http = createTrackedServer((socket) => {
-    const refusal = pending.enter(socket);
+
+  // Every open client connection, on every port: close() ends them, the sampler checks them.
+  const clients = new Map<Socket, ClientSession>();
+  /** A TCP listener whose connections each get a ClientSession (`stickyPort`: the port is a session). */
+  const createClientServer = (stickyPort: number | undefined, onClient: (session: ClientSession) => void) =>
+    createServer((socket) => {
+      const session = new ClientSession(socket, stickyPort);
+      clients.set(socket, session);
+      socket.once('close', () => clients.delete(socket));
+      onClient(session);
+    });
+
+  const http = createClientServer(undefined, (session) => {
+    const refusal = pending.enter(session.socket);
     if (refusal) {
-      turnAway(socket, refusal, 'http');
+      turnAway(session.socket, refusal, 'http');
     } else {
-      handleHttpConnection(deps, socket);
+      handleHttpConnection(ctx, session);
     }
   });
-  const tcpServers: Array<{ server: Server; sockets: Set<Socket> }> = [];
-  if (settings.socksPort !== undefined) {
-    tcpServers.push(
-      createTrackedServer((socket) => {
-        const refusal = pending.enter(socket);
-        if (refusal) {
-          turnAway(socket, refusal, 'socks5');
-        } else {
-          void handleSocks5(deps, socket);
-        }
-      }),
-    );
-  }
-  // A sticky port speaks both protocols: a SOCKS5 greeting starts with 0x05, an HTTP request never does.
+  const socks =
+    settings.socksPort === undefined
+      ? undefined
+      : createClientServer(undefined, (session) => {
+          const refusal = pending.enter(session.socket);
+          if (refusal) {
+            turnAway(session.socket, refusal, 'socks5');
+          } else {
+            void handleSocks5(ctx, session);
+          }
+        });
   const stickyServers = sticky
-    ? Array.from({ length: sticky.last - sticky.first + 1 }, () =>
-        createTrackedServer((socket) => {
-          const refusal = pending.enter(socket);
-          socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
-          socket.once('data', (first: Buffer) => {
-            socket.setTimeout(0);
-            if (refusal) {
-              turnAway(socket, refusal, first[0] === 0x05 ? 'socks5' : 'http');
-              return;
-            }
-            socket.pause();
-            socket.unshift(first);
-            if (first[0] === 0x05) {
-              void handleSocks5(deps, socket, deps.stickyPortOf(socket));
-            } else {
-              handleHttpConnection(deps, socket);
-              socket.resume();
-            }
-          });
-          socket.on('error', () => socket.destroy());
-        }),
+    ? Array.from({ length: sticky.last - sticky.first + 1 }, (_, i) =>
+        createClientServer(sticky.first + i, (session) =>
+          handleStickyConnection(ctx, session, pending.enter(session.socket)),
+        ),
       )
     : [];
 
   // Long tunnels are billed as they go, not only when they close, and are cut when the traffic runs out.
   let sampler: NodeJS.Timeout | undefined;
-  const close = async () => {
+  let flushing: NodeJS.Timeout | undefined;
+  const closeListeners = async () => {
     clearInterval(sampler);
-    deps.targetPool.destroyAll();
+    clearInterval(flushing);
+    ctx.targetPool.destroyAll();
+    for (const socket of clients.keys()) {
+      socket.destroy();
+    }
     const closing: Promise<void>[] = [];
-    for (const { server, sockets } of [http, ...tcpServers, ...stickyServers]) {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
+    for (const server of [http, ...(socks ? [socks] : []), ...stickyServers]) {
       if (server.listening) {
         closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
       }
@@ -206,16 +178,15 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     await Promise.all(closing);
   };
   const listenAll = async (): Promise<ListeningPorts> => {
-    const httpPort = await listenOn(http.server, settings.httpPort, settings.host);
-    const socks = tcpServers[0];
+    const httpPort = await listenOn(http, settings.httpPort, settings.host);
     const socksPort =
       socks && settings.socksPort !== undefined
-        ? await listenOn(socks.server, settings.socksPort, settings.host)
+        ? await listenOn(socks, settings.socksPort, settings.host)
         : undefined;
     if (sticky) {
       // Settled, not raced: a port that is taken must not leave the others half-bound behind close().
       const bound = await Promise.allSettled(
-        stickyServers.map(({ server }, i) => listenOn(server, sticky.first + i, settings.host)),
+        stickyServers.map((server, i) => listenOn(server, sticky.first + i, settings.host)),
       );
       const failed = bound.find((result) => result.status === 'rejected');
       if (failed) {
@@ -234,7 +205,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
         ports = await listenAll();
       } catch (error) {
         // One port already taken stops the whole gateway, with nothing left listening.
-        await close();
+        await closeListeners();
         throw error;
       }
       sampler = setInterval(() => {
@@ -249,12 +220,24 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
             isLive = plan?.isActive === true && plan.trafficLeftBytes - meter.pendingBilledBytes(planId) > 0;
             isPlanLive.set(planId, isLive);
           }
-          return !isLive || !isStillAdmitted(store, socket, plan as PlanAccess);
+          const session = clients.get(socket);
+          return !isLive || (session !== undefined && !isStillAdmitted(store, session, plan as PlanAccess));
         });
       }, SAMPLE_EVERY_MS);
       sampler.unref();
+      if (settings.usageFlushEveryMs !== undefined) {
+        flushing = setInterval(() => void flusher.flush(), settings.usageFlushEveryMs);
+        flushing.unref();
+      }
       return ports;
     },
-    close,
+    flushUsage: () => flusher.flush(),
+    async close() {
+      await closeListeners();
+      if (settings.usageFlushEveryMs !== undefined) {
+        // The connections just ended were sampled as they closed: their last bytes go out too.
+        await flusher.flush();
+      }
+    },
   };
 }

@@ -10,4 +10,5 @@ export * from './routing/username.ts';
 export * from './store.ts';
 export { connectTarget, relay } from './tunnel/relay.ts';
 export { parseUpstreamUrl, type UpstreamProxy } from './tunnel/upstream.ts';
+export type { GatewayLog } from './tunnel/usage-flush.ts';
 export type { PlanUsage } from './tunnel/usage-meter.ts';

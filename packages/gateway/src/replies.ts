@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { type GatewayErrorCode, gatewayErrors } from './errors.ts';
 
 /**
@@ -33,7 +32,3 @@ export function errorReply(code: GatewayErrorCode, message: string, retryAfterSe
 }
 
 export const CONNECT_ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
-
-export function reasonPhrase(status: number): string {
-  return STATUS_CODES[status] ?? 'Unknown';
-}

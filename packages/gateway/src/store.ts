@@ -1,10 +1,15 @@
+import type { SavedTargeting } from '@bytegate/contracts/targeting';
 import type { Unblocks } from './policy/target-policy.ts';
 import type { UpstreamProxy } from './tunnel/upstream.ts';
+import { addUsage, type PlanUsage } from './tunnel/usage-meter.ts';
 
 /**
  * What the engine needs from the rest of the product, and nothing else: the gateway never calls the API.
  * The server implements this over the database; tests use the in-memory store below.
  */
+
+// Saved targeting (codes upper-case, place names lower-case) is the targeting model's, as the login's.
+export type { SavedTargeting };
 
 export type PoolType = 'datacenter' | 'residential' | 'mobile';
 
@@ -22,20 +27,6 @@ export interface PlanAccess {
   unblocks?: Unblocks | undefined;
   /** The plan's saved Proxy Settings: the default targeting of every connection. */
   saved?: SavedTargeting | undefined;
-}
-
-/** Saved targeting as the gateway applies it (codes upper-case, place names lower-case). */
-export interface SavedTargeting {
-  countries: string[];
-  excludeCountries: string[];
-  states: string[];
-  cities: string[];
-  zips: string[];
-  asns: number[];
-  excludeAsns: number[];
-  anonymous: boolean;
-  /** The sticky window in minutes when the login gives no sessttl. */
-  rotationMinutes: number;
 }
 
 interface ExitLocation {
@@ -59,6 +50,12 @@ export type Exit =
   | (ExitLocation & { kind: 'direct'; localAddress?: string | undefined })
   | (ExitLocation & { kind: 'upstream'; upstream: UpstreamProxy });
 
+/** One drain of the meter, under the id that lets the store tell whether it was stored. */
+export interface UsageFlush {
+  flushId: string;
+  usage: Map<string, PlanUsage>;
+}
+
 export interface GatewayStore {
   /** The plan behind a proxy login; the store keeps these cached so the hot path never waits on a query. */
   getPlanByLogin(login: string): PlanAccess | undefined;
@@ -71,6 +68,19 @@ export interface GatewayStore {
    */
   isSharedAddress?(address: string): boolean;
   listExits(poolType: PoolType): readonly Exit[];
+  /**
+   * Stores one drain of the meter, all of it or none, under its id; once stored, the plans' traffic
+   * left counts it. A rejection may hide a flush that was stored but whose answer was lost: the engine
+   * asks `wasUsageFlushed` before that usage goes out again (tunnel/usage-flush.ts).
+   */
+  flushUsage(flush: UsageFlush): Promise<void>;
+  /** Whether a flush that failed was stored after all; rejects while the store cannot tell. */
+  wasUsageFlushed(flushId: string): Promise<boolean>;
+  /**
+   * Usage found stored after its flush had failed: the plans' traffic left counts it from now on, as
+   * after a flushUsage that succeeded. Called in the same tick as the meter lets go of it.
+   */
+  noteUsageStored(usage: Map<string, PlanUsage>): void;
 }
 
 /** A store held in memory: for tests, and for running the engine without a database. */
@@ -78,6 +88,9 @@ export class InMemoryGatewayStore implements GatewayStore {
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private readonly plansByAddress = new Map<string, PlanAccess>();
   private readonly exits: Exit[] = [];
+  private readonly flushIds = new Set<string>();
+  /** Everything flushed so far, per plan: what a database would hold. */
+  readonly flushed = new Map<string, PlanUsage>();
 
   addPlan(plan: PlanAccess, allowlist: string[] = []): this {
     this.plansByLogin.set(plan.login, plan);
@@ -112,5 +125,34 @@ export class InMemoryGatewayStore implements GatewayStore {
 
   listExits(poolType: PoolType): readonly Exit[] {
     return this.exits.filter((exit) => exit.poolType === poolType);
+  }
+
+  async flushUsage(flush: UsageFlush): Promise<void> {
+    if (this.recordFlush(flush)) {
+      this.noteUsageStored(flush.usage);
+    }
+  }
+
+  /** Adds a flush to what is stored, once per id (as the database's usage_flushes do); false if known. */
+  protected recordFlush({ flushId, usage }: UsageFlush): boolean {
+    if (this.flushIds.has(flushId)) {
+      return false;
+    }
+    this.flushIds.add(flushId);
+    addUsage(this.flushed, usage);
+    return true;
+  }
+
+  async wasUsageFlushed(flushId: string): Promise<boolean> {
+    return this.flushIds.has(flushId);
+  }
+
+  noteUsageStored(usage: Map<string, PlanUsage>): void {
+    for (const [planId, totals] of usage) {
+      const plan = this.getPlanById(planId);
+      if (plan) {
+        plan.trafficLeftBytes -= totals.bytes + totals.extraBytes;
+      }
+    }
   }
 }

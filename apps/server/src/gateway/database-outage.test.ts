@@ -5,13 +5,13 @@ import { createServer, type Server, connect as tcpConnect } from 'node:net';
 import { createDb, type DbHandle } from '@bytegate/db';
 import { createExits } from '@bytegate/db/queries';
 import { createTestDb } from '@bytegate/db/testing';
+import { freePort } from '@bytegate/gateway/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { startTcpRelay, type TcpRelay } from '../testing/tcp-relay.ts';
-import { freePort } from '../testing/test-server.ts';
 import { type RunningGateway, runGateway } from './run-gateway.ts';
 
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 30_000);

@@ -15,7 +15,9 @@ import {
   type PlanUsage,
   type PoolType,
   parseUpstreamUrl,
+  type UsageFlush,
 } from '@bytegate/gateway';
+import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
 const FULL_READ_EVERY_MS = 60_000;
@@ -87,19 +89,7 @@ export class DbGatewayStore implements GatewayStore {
           row.unblockedPorts.length > 0 || row.unblockedHosts.length > 0
             ? { ports: new Set(row.unblockedPorts), hosts: new DomainSet(row.unblockedHosts) }
             : undefined,
-        saved: row.settings
-          ? {
-              countries: row.settings.countries,
-              excludeCountries: row.settings.excludeCountries,
-              states: row.settings.states,
-              cities: row.settings.cities,
-              zips: row.settings.zipcodes,
-              asns: row.settings.asns,
-              excludeAsns: row.settings.excludeAsns,
-              anonymous: row.settings.anonymousFilter,
-              rotationMinutes: row.settings.rotationMinutes,
-            }
-          : undefined,
+        saved: row.settings ? savedTargetingFromRow(row.settings) : undefined,
       };
       this.plansById.set(plan.planId, plan);
       this.plansByLogin.set(plan.login, plan);
@@ -145,10 +135,10 @@ export class DbGatewayStore implements GatewayStore {
 
   /**
    * Writes one drain of the meter in one transaction, under its id: traffic used, hourly buckets, errors
-   * and hosts. A failure may still have committed (the answer to COMMIT was lost): `wasFlushApplied`
+   * and hosts. A failure may still have committed (the answer to COMMIT was lost): `wasUsageFlushed`
    * tells, before the usage is sent again.
    */
-  async flush(usage: Map<string, PlanUsage>, flushId: string, now = new Date()): Promise<void> {
+  async flushUsage({ flushId, usage }: UsageFlush, now = new Date()): Promise<void> {
     if (usage.size === 0) {
       return;
     }
@@ -168,16 +158,16 @@ export class DbGatewayStore implements GatewayStore {
     await this.db.transaction((tx) =>
       applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
     );
-    this.noteApplied(usage);
+    this.noteUsageStored(usage);
   }
 
   /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
-  wasFlushApplied(flushId: string): Promise<boolean> {
+  wasUsageFlushed(flushId: string): Promise<boolean> {
     return isUsageFlushApplied(this.db, { flushId });
   }
 
   /** Usage now in the database is no longer "pending" in the meter: lower the cached traffic left. */
-  noteApplied(usage: Map<string, PlanUsage>): void {
+  noteUsageStored(usage: Map<string, PlanUsage>): void {
     for (const [planId, totals] of usage) {
       const plan = this.plansById.get(planId);
       if (plan) {

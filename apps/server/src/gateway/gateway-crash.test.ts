@@ -4,9 +4,10 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createExits } from '@bytegate/db/queries';
+import { freePort } from '@bytegate/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyDatacenterPlan } from '../testing/gateway-fixture.ts';
-import { freePort, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../..', import.meta.url));

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '@bytegate/db';
-import {
-  createGateway,
-  DEFAULT_OPEN_PORTS,
-  type ListeningPorts,
-  type PlanUsage,
-  type PortRange,
-} from '@bytegate/gateway';
+import { createGateway, DEFAULT_OPEN_PORTS, type ListeningPorts, type PortRange } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DbGatewayStore } from './db-gateway-store.ts';
@@ -24,11 +17,9 @@ export interface RunningGateway extends ListeningPorts {
 
 /**
  * Runs the proxy engine over the database: refreshes its view of plans, allowlists and exits every
- * second, and flushes metering every second in one transaction. While the database is unreachable the
- * engine keeps serving from what it has cached, and metering piles up in memory (still counted against
- * each plan's traffic). A failed flush puts its usage back into the meter; because a failure can hide a
- * commit whose answer was lost, the next flush first asks whether that one was applied after all (by
- * its id) and, if so, takes its usage back out: nothing is lost and nothing is billed twice.
+ * second, and has the engine flush metering every second (one transaction each). While the database
+ * is unreachable the engine keeps serving from what it has cached, and metering piles up in memory
+ * without loss or double billing (the engine's tunnel/usage-flush.ts says how).
  */
 export async function runGateway(
   config: Config,
@@ -54,58 +45,32 @@ export async function runGateway(
       overrides.stickyPorts === null ? undefined : (overrides.stickyPorts ?? config.gateway.stickyPorts),
     allowPrivateTargets: config.gateway.allowPrivateTargets,
     openPorts: overrides.openPorts ?? new Set([...DEFAULT_OPEN_PORTS, ...config.gateway.extraOpenPorts]),
+    usageFlushEveryMs: FLUSH_EVERY_MS,
+    log,
   });
-  const ports = await gateway.listen();
-
-  let isFlushing = false;
-  /** The last flush that failed: its usage is back in the meter, its fate in the database unknown. */
-  let unsettled: { flushId: string; usage: Map<string, PlanUsage> } | null = null;
-  const flush = async () => {
-    if (isFlushing) {
-      return;
-    }
-    isFlushing = true;
-    try {
-      if (unsettled) {
-        if (await store.wasFlushApplied(unsettled.flushId)) {
-          gateway.meter.forget(unsettled.usage);
-          store.noteApplied(unsettled.usage);
-        }
-        unsettled = null;
-      }
-    } catch (error) {
-      isFlushing = false;
-      log.warn({ err: error }, 'gateway metering waits for the database; usage is kept in memory');
-      return;
-    }
-    const usage = gateway.meter.drain();
-    const flushId = randomUUID();
-    try {
-      await store.flush(usage, flushId);
-    } catch (error) {
-      gateway.meter.restore(usage);
-      unsettled = { flushId, usage };
-      log.error({ err: error }, 'gateway metering flush failed; retrying next second');
-    } finally {
-      isFlushing = false;
-    }
-  };
+  // Started before listen() starts the engine's flush timer, so each second refreshes, then flushes: the
+  // order the outage tests were proven in. (Flush first, a dead connection can fail a flush at BEGIN,
+  // which drizzle-orm's transaction() runs outside its try, and the pooled client is never released.)
   const refresher = setInterval(() => {
     store.refresh().catch((error: unknown) => log.error({ err: error }, 'gateway refresh failed'));
   }, REFRESH_EVERY_MS);
-  const flusher = setInterval(() => void flush(), FLUSH_EVERY_MS);
   refresher.unref();
-  flusher.unref();
+  let ports: ListeningPorts;
+  try {
+    ports = await gateway.listen();
+  } catch (error) {
+    clearInterval(refresher);
+    throw error;
+  }
 
   return {
     ...ports,
     store,
-    flush,
+    flush: () => gateway.flushUsage(),
     async stop() {
       clearInterval(refresher);
-      clearInterval(flusher);
+      // Closing ends the connections and flushes what they carried last.
       await gateway.close();
-      await flush();
     },
   };
 }

@@ -1,10 +1,12 @@
 import { isIPv4, isIPv6, type Socket } from 'node:net';
 import { type Admitted, admit } from '../admission.ts';
+import type { ClientSession } from '../client-session.ts';
+import { asGatewayError, type EngineContext, refuseWith } from '../engine-context.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
-import { connectThroughExit, resolveTarget } from '../tunnel/connect-exit.ts';
+import { resolveTarget } from '../policy/resolve-target.ts';
 import { endWith } from '../tunnel/end-with.ts';
+import { ExitDialer } from '../tunnel/exit-dialer.ts';
 import { relay } from '../tunnel/relay.ts';
-import { exitChoice, type HttpProxyDeps } from './http-proxy.ts';
 import { parseCredentials, parseGreeting, parseRequest, type Socks5Parsed } from './socks5-messages.ts';
 
 /**
@@ -25,8 +27,6 @@ const REP_GENERAL_FAILURE = 0x01;
 const REP_NOT_ALLOWED = 0x02;
 const REP_COMMAND_NOT_SUPPORTED = 0x07;
 const REP_ADDRESS_NOT_SUPPORTED = 0x08;
-
-export type Socks5Deps = HttpProxyDeps;
 
 /** A REP reply: the code, and the bound address the exit connected from (zeros on a refusal). */
 function reply(rep: number, bound = '0.0.0.0', port = 0): Buffer {
@@ -132,18 +132,15 @@ class HandshakeReader {
 }
 
 /** Refusal after the method stage: the REP code for the error, the reply left out of the bill. */
-function refuseRequest(deps: Socks5Deps, client: Socket, error: unknown, admitted: Admitted | null): void {
-  const gatewayError =
-    error instanceof GatewayError
-      ? error
-      : new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
+function refuseRequest(
+  ctx: Pick<EngineContext, 'meter'>,
+  client: Socket,
+  error: unknown,
+  admitted: Admitted | null,
+): void {
+  const gatewayError = asGatewayError(error);
   const socks = gatewayErrors[gatewayError.code].socks;
-  const bytes = reply('rep' in socks ? socks.rep : REP_NOT_ALLOWED);
-  if (admitted) {
-    deps.meter.exclude(client, bytes.length);
-    deps.meter.countRequest(admitted.plan.planId, gatewayError.code);
-  }
-  endWith(client, bytes);
+  refuseWith(ctx, client, admitted, gatewayError, reply('rep' in socks ? socks.rep : REP_NOT_ALLOWED));
 }
 
 /**
@@ -151,7 +148,8 @@ function refuseRequest(deps: Socks5Deps, client: Socket, error: unknown, admitte
  * Auth-stage refusals (credentials, traffic, threads, username grammar) answer RFC 1929 failure; later
  * ones answer their REP code. Once connected the sockets are piped and metered at the client socket.
  */
-export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?: number): Promise<void> {
+export async function handleSocks5(ctx: EngineContext, session: ClientSession): Promise<void> {
+  const client = session.socket;
   client.on('error', () => client.destroy());
   const deadline = setTimeout(() => client.destroy(), HANDSHAKE_DEADLINE_MS);
   client.once('close', () => clearTimeout(deadline));
@@ -172,7 +170,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
         return;
       }
       try {
-        admitted = admit(deps, credentials.message, client, stickyPort);
+        admitted = admit(ctx, credentials.message, session);
       } catch {
         endWith(client, AUTH_FAILED);
         return;
@@ -181,7 +179,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     } else if (
       methods.includes(METHOD_NONE) &&
       client.remoteAddress &&
-      deps.store.getPlanByAddress(client.remoteAddress)
+      ctx.store.getPlanByAddress(client.remoteAddress)
     ) {
       client.write(Buffer.from([0x05, METHOD_NONE]));
     } else {
@@ -204,33 +202,27 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
     if (!admitted) {
       // Allowlisted, no credentials: admitted at the request, so a refusal can only answer a REP code.
       try {
-        admitted = admit(deps, null, client, stickyPort);
+        admitted = admit(ctx, null, session);
       } catch (error) {
-        refuseRequest(deps, client, error, null);
+        refuseRequest(ctx, client, error, null);
         return;
       }
     }
-    deps.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
-    deps.meter.setHost(client, host);
+    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+    ctx.meter.setHost(client, host);
 
-    const address = await resolveTarget(deps.policy, { host, port }, admitted.plan.unblocks);
-    const { socket: upstream } = await connectThroughExit(
-      deps.store.listExits(admitted.plan.poolType),
-      admitted.targeting,
-      address,
-      port,
-      exitChoice(deps, admitted, stickyPort),
-      deps.exitConnectTimeoutMs,
-    );
+    const address = await resolveTarget(ctx.policy, { host, port }, admitted.plan.unblocks);
+    const dialer = new ExitDialer(ctx, admitted.plan, admitted.targeting, session.stickyPort);
+    const upstream = await dialer.openTunnel(address, port);
     if (client.destroyed) {
       // The client left (or timed out) while the exit was connecting: nothing would close this tunnel.
       upstream.destroy();
       return;
     }
-    deps.meter.countRequest(admitted.plan.planId);
+    ctx.meter.countRequest(admitted.plan.planId);
     const early = reader.release();
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));
-    const allow = deps.meter.allowFor(client);
+    const allow = ctx.meter.allowFor(client);
     if (early.length > 0) {
       upstream.write(early.subarray(0, allow(early.length)));
     }
@@ -241,7 +233,7 @@ export async function handleSocks5(deps: Socks5Deps, client: Socket, stickyPort?
       return;
     }
     if (error instanceof GatewayError || admitted) {
-      refuseRequest(deps, client, error, admitted);
+      refuseRequest(ctx, client, error, admitted);
     } else {
       endWith(client, reply(REP_GENERAL_FAILURE));
     }

@@ -1,7 +1,7 @@
+import type { Targeting } from '@bytegate/contracts/targeting';
 import { GatewayError } from '../errors.ts';
 import type { Exit } from '../store.ts';
 import type { StickySessions } from './sticky-sessions.ts';
-import type { UsernameParams } from './username.ts';
 
 const within = (list: readonly string[] | undefined, value: string | undefined) =>
   !list || list.length === 0 || (value !== undefined && list.includes(value.toLowerCase()));
@@ -9,7 +9,7 @@ const outside = (list: readonly string[] | undefined, value: string | undefined)
   !list || list.length === 0 || value === undefined || !list.includes(value.toLowerCase());
 
 /** Whether an exit satisfies the targeting (names compare lower-case, codes upper-case). */
-export function exitMatches(exit: Exit, targeting: UsernameParams): boolean {
+export function exitMatches(exit: Exit, targeting: Targeting): boolean {
   const anonymous = targeting.anonymous ?? true;
   return (
     (!anonymous || !exit.isRisky) &&
@@ -30,7 +30,7 @@ export function exitMatches(exit: Exit, targeting: UsernameParams): boolean {
 }
 
 /** A rotating pick: a random matching exit, other than `avoid` when there is a choice. */
-export function pickExit(exits: readonly Exit[], targeting: UsernameParams, avoid?: string): Exit {
+export function pickExit(exits: readonly Exit[], targeting: Targeting, avoid?: string): Exit {
   const matching = exits.filter((exit) => exitMatches(exit, targeting));
   if (matching.length === 0) {
     throw new GatewayError('NO_RAY', 'No IPs are available for this target filter');
@@ -48,14 +48,14 @@ export interface StickyChoice {
 }
 
 /** The session a connection belongs to: its `sessid`, or its sticky port; none when rotating. */
-export function sessionKey(sticky: StickyChoice, targeting: UsernameParams): string | undefined {
+export function sessionKey(sticky: StickyChoice, targeting: Targeting): string | undefined {
   if (targeting.sessionId) {
     return `${sticky.planId}|${targeting.sessionId}`;
   }
   return sticky.stickyPort === undefined ? undefined : `${sticky.planId}|port:${sticky.stickyPort}`;
 }
 
-export function sessionTtlMs(sticky: StickyChoice, targeting: UsernameParams): number {
+export function sessionTtlMs(sticky: StickyChoice, targeting: Targeting): number {
   return (targeting.sessionTtlMinutes ?? sticky.defaultTtlMinutes) * 60_000;
 }
 
@@ -63,7 +63,7 @@ export function sessionTtlMs(sticky: StickyChoice, targeting: UsernameParams): n
  * The exit for a connection: rotating (a new pick each time) unless it belongs to a session (a `sessid`
  * or a sticky port), which keeps its exit for `sessttl` (or the plan's rotation interval) minutes.
  */
-export function chooseExit(exits: readonly Exit[], targeting: UsernameParams, sticky: StickyChoice): Exit {
+export function chooseExit(exits: readonly Exit[], targeting: Targeting, sticky: StickyChoice): Exit {
   const key = sessionKey(sticky, targeting);
   if (!key) {
     return pickExit(exits, targeting);

@@ -1,3 +1,4 @@
+import { targetingMessages } from '@bytegate/contracts/targeting';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors.ts';
 import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './username.ts';
@@ -81,6 +82,25 @@ describe('proxy username grammar', () => {
     expect(errorOf(`${login}__cr.u$`)?.code).toBe('INVALID_VALUE');
     expect(errorOf(`${login}__anon.2`)?.code).toBe('INVALID_VALUE');
     expect(errorOf(`${login}__sessid.a,b`)?.code).toBe('INVALID_VALUE');
+  });
+
+  it('reads postal codes by the rule of saved settings, `_` standing for a space as in names', () => {
+    expect(parseProxyUsername(`${login}__cr.gb;zip.sw1a_1aa`).params.zips).toEqual(['SW1A 1AA']);
+    expect(parseProxyUsername(`${login}__cr.br;nozip.01310-100`).params.excludeZips).toEqual(['01310-100']);
+    expect(errorOf(`${login}__cr.gb;zip._sw1a`)).toEqual({
+      code: 'INVALID_VALUE',
+      message: targetingMessages.zipcode(' SW1A'),
+    });
+    expect(errorOf(`${login}__cr.us;zip.12345678901`)?.code).toBe('INVALID_VALUE');
+  });
+
+  it("words the refusals it shares with saved settings by the contracts' messages", () => {
+    expect(errorOf(`${login}__cr.usa`)?.message).toBe(targetingMessages.countryCode('USA'));
+    expect(errorOf(`${login}__cr.us;asn.abc`)?.message).toBe(targetingMessages.asn('abc'));
+    expect(errorOf(`${login}__noasn.as4294967296`)?.message).toBe(targetingMessages.asn('as4294967296'));
+    expect(errorOf(`${login}__sessttl.121`)?.message).toBe(targetingMessages.sessionTtl);
+    expect(errorOf(`${login}__cr.us;nocr.ca`)?.message).toBe(targetingMessages.bothCountryLists);
+    expect(errorOf(`${login}__zip.10001`)?.message).toBe(targetingMessages.needsCountries);
   });
 
   it('refuses a login that cannot be one of ours as an unknown user, and over-long usernames', () => {

@@ -1,26 +1,25 @@
+import {
+  applySavedTargeting,
+  isRotationMinutes,
+  parseAsn,
+  parseCountryCode,
+  parseZipcode,
+  type SavedTargeting,
+  type Targeting,
+  targetingMessages,
+  toPlaceName,
+  type ValueCheck,
+} from '@bytegate/contracts/targeting';
 import { GatewayError } from '../errors.ts';
-import type { SavedTargeting } from '../store.ts';
 
-/** Targeting asked for in a proxy username (providers.md section 5). Codes are upper-case ISO, names lower-case. */
-export interface UsernameParams {
-  countries?: string[];
-  excludeCountries?: string[];
-  states?: string[];
-  excludeStates?: string[];
-  cities?: string[];
-  excludeCities?: string[];
-  zips?: string[];
-  excludeZips?: string[];
-  asns?: number[];
-  excludeAsns?: number[];
-  sessionId?: string;
-  sessionTtlMinutes?: number;
-  anonymous?: boolean;
-}
+export type { SavedTargeting, Targeting } from '@bytegate/contracts/targeting';
+// The targeting model (the type, value rules, limits, messages, the 2x rule and how saved settings
+// merge) is the contracts' targeting.ts; this file is only the login's grammar (providers.md section 5).
+export { isTargetFilter } from '@bytegate/contracts/targeting';
 
 export interface ParsedUsername {
   login: string;
-  params: UsernameParams;
+  params: Targeting;
   /** Any geo key present: the saved geo settings are then ignored as a whole. */
   hasGeo: boolean;
 }
@@ -31,39 +30,29 @@ const MAX_USERNAME_OCTETS = 255;
 const GEO_KEYS = new Set(['cr', 'nocr', 'state', 'nostate', 'city', 'nocity', 'zip', 'nozip', 'asn']);
 const NEEDS_COUNTRY = ['state', 'city', 'zip', 'asn'];
 
+/** The refusals the login shares with the saved settings, worded once in the contracts. */
 export const usernameMessages = {
-  conflict: 'Cannot set both countries and exclude_countries simultaneously.',
-  requiresCountry: 'Countries must be specified when setting cities, states, zipcodes, or ASNs.',
+  conflict: targetingMessages.bothCountryLists,
+  requiresCountry: targetingMessages.needsCountries,
 } as const;
 
 const invalid = (message: string) => new GatewayError('INVALID_VALUE', message);
 
-function country(value: string): string {
-  if (!/^[a-z]{2}$/i.test(value)) {
-    throw invalid(`"${value}" is not a two-letter country code`);
+/** A login value through a targeting value parser; a refusal is INVALID_VALUE with the model's message. */
+function accepted<T>(read: ValueCheck<T>): T {
+  if (!read.ok) {
+    throw invalid(read.message);
   }
-  return value.toUpperCase();
+  return read.value;
 }
 
-function place(value: string): string {
-  return value.toLowerCase().replace(/_/g, ' ');
-}
+/** A login cannot carry a space: `_` stands for one in names and postal codes (`city.new_york`). */
+const spaced = (value: string) => value.replace(/_/g, ' ');
 
-function zip(value: string): string {
-  if (!/^[a-z0-9-]{2,10}$/i.test(value)) {
-    throw invalid(`"${value}" is not a postal code`);
-  }
-  return value.toUpperCase();
-}
-
-function asn(value: string): number {
-  const match = /^(?:as)?(\d{1,10})$/i.exec(value);
-  const number = match?.[1] ? Number(match[1]) : Number.NaN;
-  if (!Number.isInteger(number) || number < 1 || number > 4_294_967_295) {
-    throw invalid(`"${value}" is not an ASN`);
-  }
-  return number;
-}
+const country = (value: string) => accepted(parseCountryCode(value));
+const place = (value: string) => toPlaceName(spaced(value));
+const zip = (value: string) => accepted(parseZipcode(spaced(value)));
+const asn = (value: string) => accepted(parseAsn(value));
 
 function single(key: string, values: string[]): string {
   if (values.length !== 1 || !values[0]) {
@@ -85,7 +74,7 @@ export function parseProxyUsername(username: string): ParsedUsername {
   if (!LOGIN.test(login)) {
     throw new GatewayError('NO_USER', 'Unknown proxy login');
   }
-  const params: UsernameParams = {};
+  const params: Targeting = {};
   const seen = new Set<string>();
   if (separator !== -1) {
     for (const part of username.slice(separator + 2).split(';')) {
@@ -119,7 +108,7 @@ export function parseProxyUsername(username: string): ParsedUsername {
   return { login, params, hasGeo: [...seen].some((key) => GEO_KEYS.has(key)) };
 }
 
-function applyParam(params: UsernameParams, key: string, values: string[]): void {
+function applyParam(params: Targeting, key: string, values: string[]): void {
   switch (key) {
     case 'cr':
       params.countries = values.map(country);
@@ -157,8 +146,8 @@ function applyParam(params: UsernameParams, key: string, values: string[]): void
     case 'sessttl': {
       const text = single(key, values);
       const minutes = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-      if (!(minutes >= 1 && minutes <= 120)) {
-        throw invalid('sessttl must be a whole number of minutes from 1 to 120');
+      if (!isRotationMinutes(minutes)) {
+        throw invalid(targetingMessages.sessionTtl);
       }
       params.sessionTtlMinutes = minutes;
       return;
@@ -176,63 +165,7 @@ function applyParam(params: UsernameParams, key: string, values: string[]): void
   }
 }
 
-/** Target filters (state, city, ZIP, ASN, and their exclusions but ASN's) bill at twice the rate (SPEC section 9). */
-export function isTargetFilter(params: UsernameParams): boolean {
-  return Boolean(
-    params.states?.length ||
-      params.excludeStates?.length ||
-      params.cities?.length ||
-      params.excludeCities?.length ||
-      params.zips?.length ||
-      params.excludeZips?.length ||
-      params.asns?.length,
-  );
-}
-
-const nonEmpty = <T>(list: T[]): T[] | undefined => (list.length > 0 ? list : undefined);
-
-/**
- * A connection's targeting: the plan's saved settings, overridden by the login's parameters. Any
- * location key in the login (cr, state, city, zip, asn or their exclusions) replaces the saved location
- * as a whole, since saved states or cities belong to the saved countries; `anon` and `sessttl` override
- * one by one. Saved excluded countries and ASNs always stay excluded.
- */
-export function withSavedTargeting(
-  parsed: ParsedUsername,
-  saved: SavedTargeting | undefined,
-): UsernameParams {
-  if (!saved) {
-    return parsed.params;
-  }
-  const login = parsed.params;
-  const location: UsernameParams = parsed.hasGeo
-    ? login
-    : {
-        countries: nonEmpty(saved.countries),
-        states: nonEmpty(saved.states),
-        cities: nonEmpty(saved.cities),
-        zips: nonEmpty(saved.zips),
-        asns: nonEmpty(saved.asns),
-      };
-  const excludeCountries = [...new Set([...(location.excludeCountries ?? []), ...saved.excludeCountries])];
-  const excludeAsns = [...new Set([...(location.excludeAsns ?? []), ...saved.excludeAsns])];
-  const merged: UsernameParams = { ...location, anonymous: login.anonymous ?? saved.anonymous };
-  for (const key of Object.keys(merged) as Array<keyof UsernameParams>) {
-    if (merged[key] === undefined) {
-      delete merged[key];
-    }
-  }
-  if (excludeCountries.length > 0) {
-    merged.excludeCountries = excludeCountries;
-  }
-  if (excludeAsns.length > 0) {
-    merged.excludeAsns = excludeAsns;
-  }
-  if (login.sessionId !== undefined) {
-    merged.sessionId = login.sessionId;
-  }
-  if (login.sessionTtlMinutes !== undefined) {
-    merged.sessionTtlMinutes = login.sessionTtlMinutes;
-  }
-  return merged;
+/** A connection's targeting: the saved settings under the login's parameters (see applySavedTargeting). */
+export function withSavedTargeting(parsed: ParsedUsername, saved: SavedTargeting | undefined): Targeting {
+  return applySavedTargeting(parsed.params, parsed.hasGeo, saved);
 }

@@ -39,15 +39,28 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
+/** A port that was free a moment ago on 127.0.0.1 (another process may take it before it is bound). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** A run of `count` consecutive free ports (a sticky range). */
 export async function freeRange(count: number): Promise<{ first: number; last: number }> {
-  for (;;) {
-    const first = 30_000 + Math.floor(Math.random() * 20_000);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const first = 20_000 + Math.floor(Math.random() * 30_000);
     const all = await Promise.all(Array.from({ length: count }, (_, i) => isFree(first + i)));
     if (all.every(Boolean)) {
       return { first, last: first + count - 1 };
     }
   }
+  throw new Error(`no ${count} consecutive free ports found`);
 }
 
 /** Raw SOCKS5 bytes to the gateway: answers everything it replied before closing (or within `waitMs`). */

@@ -41,10 +41,31 @@ const empty = (): PlanUsage => ({
   hostBytes: {},
 });
 
+/** Adds per-plan usage into `into`, field by field (a meter's restore, a store's running totals). */
+export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUsage>): void {
+  for (const [planId, totals] of usage) {
+    let sum = into.get(planId);
+    if (!sum) {
+      sum = empty();
+      into.set(planId, sum);
+    }
+    sum.bytes += totals.bytes;
+    sum.extraBytes += totals.extraBytes;
+    sum.requests += totals.requests;
+    sum.errors += totals.errors;
+    for (const [code, count] of Object.entries(totals.errorsByCode)) {
+      sum.errorsByCode[code] = (sum.errorsByCode[code] ?? 0) + count;
+    }
+    for (const [host, bytes] of Object.entries(totals.hostBytes)) {
+      sum.hostBytes[host] = (sum.hostBytes[host] ?? 0) + bytes;
+    }
+  }
+}
+
 /**
  * Meters traffic from the kernel socket counters (bytesRead / bytesWritten), never per chunk: a socket is
  * sampled when it closes and by `sampleOpen()` (every 250 ms), and the deltas pile up per plan until
- * `drain()` hands them to the store's flush.
+ * `drain()` hands them to the store's flush (tunnel/usage-flush.ts).
  *
  * It also holds each connection's allowance: the relays forward bytes only out of traffic granted ahead
  * of time (`allow`), taken from the plan's remaining traffic through a TrafficAllowance, so a plan stops
@@ -251,19 +272,7 @@ export class UsageMeter {
 
   /** Puts drained usage back (its flush failed), so nothing metered is lost. */
   restore(drained: Map<string, PlanUsage>): void {
-    for (const [planId, usage] of drained) {
-      const into = this.usage(planId);
-      into.bytes += usage.bytes;
-      into.extraBytes += usage.extraBytes;
-      into.requests += usage.requests;
-      into.errors += usage.errors;
-      for (const [code, count] of Object.entries(usage.errorsByCode)) {
-        into.errorsByCode[code] = (into.errorsByCode[code] ?? 0) + count;
-      }
-      for (const [host, bytes] of Object.entries(usage.hostBytes)) {
-        into.hostBytes[host] = (into.hostBytes[host] ?? 0) + bytes;
-      }
-    }
+    addUsage(this.pending, drained);
   }
 
   /**

@@ -1,6 +1,7 @@
+import type { Targeting } from '@bytegate/contracts/targeting';
 import fc from 'fast-check';
 import { GatewayError, type GatewayErrorCode } from '../../errors.ts';
-import { type ParsedUsername, parseProxyUsername, type UsernameParams } from '../../routing/username.ts';
+import { type ParsedUsername, parseProxyUsername } from '../../routing/username.ts';
 import { assert, assertEqual, defineTarget, mutatedSeeds } from '../harness.ts';
 
 /** The codes the username grammar refuses with (errors.ts): any other error is a bug. */
@@ -40,13 +41,11 @@ const zipCode = fc.stringMatching(/^[a-zA-Z0-9-]{2,10}$/);
 const asnNumber = fc.integer({ min: 1, max: 4_294_967_295 });
 
 /** One key of the grammar: how it is written in a login and what it must parse to. */
-type Param = { key: string; text: string; apply: (params: UsernameParams) => void };
+type Param = { key: string; text: string; apply: (params: Targeting) => void };
 
 const list = <T>(item: fc.Arbitrary<T>) => fc.array(item, { minLength: 1, maxLength: 4 });
-const param = (
-  key: string,
-  arbitrary: fc.Arbitrary<{ text: string; apply: (params: UsernameParams) => void }>,
-) => arbitrary.map((each): Param => ({ key, ...each }));
+const param = (key: string, arbitrary: fc.Arbitrary<{ text: string; apply: (params: Targeting) => void }>) =>
+  arbitrary.map((each): Param => ({ key, ...each }));
 
 const location = {
   cr: param(
@@ -228,7 +227,7 @@ const validUsername: fc.Arbitrary<GeneratedUsername> = fc
     }),
   )
   .map(({ login, params, upper }) => {
-    const expected: UsernameParams = {};
+    const expected: Targeting = {};
     const parts = params.map((each, i) => {
       each.apply(expected);
       const key = upper[i] ? each.key.toUpperCase() : each.key;

@@ -3,8 +3,8 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from '
 import { SocksClient } from 'socks';
 import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 import {
   connectIpv4,
   countingRelay,
@@ -14,7 +14,7 @@ import {
   rawSocks,
   run,
   userPass,
-} from './testing/sockets.ts';
+} from '../testing/sockets.ts';
 
 const plan: PlanAccess = {
   planId: 'plan-socks',

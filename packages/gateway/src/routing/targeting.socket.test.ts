@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { type Exit, InMemoryGatewayStore, type PlanAccess, type SavedTargeting } from './store.ts';
-import { curl, run } from './testing/sockets.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { type Exit, InMemoryGatewayStore, type PlanAccess, type SavedTargeting } from '../store.ts';
+import { curl, run } from '../testing/sockets.ts';
 
 // A plan's saved Proxy Settings as the default targeting of every connection, under the login's
 // parameters, on exits bound to 127.0.0.x so the origin sees which one was used.

@@ -1,8 +1,8 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-import type { PendingLimits } from './tunnel/pending-connections.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
+import type { PendingLimits } from './pending-connections.ts';
 
 // Clients that never authenticate cost the gateway memory, descriptors and parsing and cost the attacker
 // nothing: they are capped per address and in total, and held to an absolute deadline; and nothing a

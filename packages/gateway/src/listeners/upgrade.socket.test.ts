@@ -5,8 +5,8 @@ import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 
 // WebSocket over plain ws:// through the forward path (what `ws` with http-proxy-agent sends): the
 // request goes on with its Upgrade, a 101 turns both connections into a tunnel, a refusal is an

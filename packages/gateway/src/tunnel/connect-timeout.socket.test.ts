@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-import { connectIpv4, curl, greeting, rawSocks, run, userPass } from './testing/sockets.ts';
+import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
+import { connectIpv4, curl, greeting, rawSocks, run, userPass } from '../testing/sockets.ts';
 
 // A target that never answers the handshake (a firewall that drops SYNs): the gateway gives each exit a
 // bounded time to reach it, tries a second exit, then answers 502, instead of holding the client for the

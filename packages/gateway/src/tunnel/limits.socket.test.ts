@@ -1,8 +1,8 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 
 // A plan's limits hold on connections already open: its traffic stops at its limit at any speed, and a
 // plan that is deactivated, changes its password or drops an allowlisted address ends its connections.

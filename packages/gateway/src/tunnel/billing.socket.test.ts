@@ -1,7 +1,7 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 
 // Billing on connections that live across requests and plans: every request's bytes go to that
 // request's plan and 2x, exactly, however the client keeps its connection alive.

@@ -7,17 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
-import type { Exit, PlanAccess, PoolType } from './store.ts';
-import { InMemoryGatewayStore } from './store.ts';
+import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
+import type { Exit, PlanAccess, PoolType } from '../store.ts';
+import { InMemoryGatewayStore } from '../store.ts';
 import {
   type FakeProxy,
   startHttpConnectProxy,
   startSilentProxy,
   startSocks5Proxy,
-} from './testing/fake-upstream-proxies.ts';
-import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/connect-exit.ts';
-import { connectViaUpstream, parseUpstreamUrl } from './tunnel/upstream.ts';
+} from '../testing/fake-upstream-proxies.ts';
+import { EXIT_CONNECT_TIMEOUT_MS } from './exit-dialer.ts';
+import { connectViaUpstream, parseUpstreamUrl } from './upstream.ts';
 
 const run = promisify(execFile);
 

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway, type ListeningPorts } from './gateway.ts';
-import { BLOCKED_HOST_CATEGORIES, DomainSet } from './policy/blocked-hosts.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
+import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
+import { BLOCKED_HOST_CATEGORIES, DomainSet } from './blocked-hosts.ts';
 
 const run = promisify(execFile);
 

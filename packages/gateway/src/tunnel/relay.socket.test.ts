@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { connectTarget, relay, relayLimits } from './tunnel/relay.ts';
+import { connectTarget, relay, relayLimits } from './relay.ts';
 
 // The relay on its own, between real sockets: a "proxy" server whose accepted client is relayed to a
 // target opened with connectTarget, as the CONNECT and SOCKS5 listeners do after their handshakes.

@@ -5,9 +5,9 @@ import { type AddressInfo, connect, createServer, type Server, type Socket } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
-import { run } from './testing/sockets.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
+import { run } from '../testing/sockets.ts';
 
 // Forward (absolute-form) HTTP through the gateway's own HTTP/1.1 relay: kept-alive connections on both
 // sides, pipelining, every body framing, 100-continue, the stale-connection retry, smuggling refused.

@@ -1,0 +1,87 @@
+import type { Socket } from 'node:net';
+import type { Admitted } from './admission.ts';
+import { GatewayError } from './errors.ts';
+import type { TargetPool } from './http1/target-pool.ts';
+import type { TargetPolicy } from './policy/target-policy.ts';
+import { errorReply } from './replies.ts';
+import { endWith } from './tunnel/end-with.ts';
+import type { DialSettings } from './tunnel/exit-dialer.ts';
+import type { PendingConnections, PendingRefusal } from './tunnel/pending-connections.ts';
+import type { ThreadLimits } from './tunnel/thread-limits.ts';
+import type { UsageMeter } from './tunnel/usage-meter.ts';
+
+/**
+ * What every listener of one engine works with: built once by createGateway and handed to each
+ * connection with its ClientSession. Listeners share this module, never each other's.
+ */
+export interface EngineContext extends DialSettings {
+  threads: ThreadLimits;
+  meter: UsageMeter;
+  policy: TargetPolicy;
+  /** Kept-alive connections to targets for forward requests. */
+  targetPool: TargetPool;
+  /** Connections not yet authenticated: capped per client and in total, under a deadline. */
+  pending: PendingConnections;
+}
+
+/**
+ * Writes an HTTP refusal straight to the client socket (exact bytes, left out of the bill) and closes
+ * it; an admitted connection's refusal counts as a failed request of its plan.
+ */
+export function refuseHttp(
+  ctx: Pick<EngineContext, 'meter'>,
+  client: Socket,
+  error: unknown,
+  admitted: Admitted | null,
+): void {
+  const gatewayError = asGatewayError(error);
+  refuseWith(ctx, client, admitted, gatewayError, errorReply(gatewayError.code, gatewayError.message));
+}
+
+/** A failure as the gateway answers it: its own refusals as they are, anything else as an unreachable target. */
+export function asGatewayError(error: unknown): GatewayError {
+  return error instanceof GatewayError
+    ? error
+    : new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
+}
+
+/**
+ * Sends a refusal in any protocol and closes: its bytes are left out of the bill, and an admitted
+ * connection's refusal counts as a failed request of its plan.
+ */
+export function refuseWith(
+  ctx: Pick<EngineContext, 'meter'>,
+  client: Socket,
+  admitted: Admitted | null,
+  error: GatewayError,
+  bytes: Buffer,
+): void {
+  if (admitted) {
+    ctx.meter.exclude(client, bytes.length);
+    ctx.meter.countRequest(admitted.plan.planId, error.code);
+  }
+  endWith(client, bytes);
+}
+
+/** What a refused connection is told to wait before trying again. */
+const RETRY_AFTER_SECONDS = 1;
+
+const PENDING_MESSAGES: Record<PendingRefusal, string> = {
+  TOO_MANY_CONNECTIONS: 'Too many connections from your address are still authenticating; retry shortly',
+  OVERLOADED: 'The gateway is busy; retry shortly',
+};
+
+/**
+ * Turns a connection away before reading it (over the caps of PendingConnections), in the protocol of
+ * its port: an HTTP refusal with Retry-After, or a SOCKS5 "no acceptable method" (the answer to any
+ * greeting).
+ */
+export function turnAway(socket: Socket, refusal: PendingRefusal, protocol: 'http' | 'socks5'): void {
+  socket.on('error', () => socket.destroy());
+  endWith(
+    socket,
+    protocol === 'http'
+      ? errorReply(refusal, PENDING_MESSAGES[refusal], RETRY_AFTER_SECONDS)
+      : Buffer.from([0x05, 0xff]),
+  );
+}
