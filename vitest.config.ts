@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { markdownPlugin } from './apps/web/build/markdown-plugin.ts';
 
-// Four suites: pure rules (unit), the gateway on real sockets (gateway), the API over real HTTP on real
-// databases (api), and browser journeys (e2e).
+// Four suites: pure rules (unit), the gateway on real sockets (gateway, with the Help Center's examples
+// run against it from docs-tests/), the API over real HTTP on real databases (api), and browser
+// journeys (e2e).
 export default defineConfig({
   test: {
     projects: [
@@ -24,7 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'gateway',
-          include: ['packages/gateway/src/**/*.socket.test.ts'],
+          include: ['packages/gateway/src/**/*.socket.test.ts', 'docs-tests/**/*.socket.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
         },

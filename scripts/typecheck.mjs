@@ -9,6 +9,7 @@ const projects = [
   'apps/server',
   'apps/web',
   'e2e',
+  'docs-tests',
   'bench',
 ];
 let failed = false;

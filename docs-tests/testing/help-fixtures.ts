@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Exit } from '../store.ts';
+import type { Exit } from '@bytegate/gateway';
 
 // What the tests that run the Help Center's examples share: exits in the places the articles target,
 // and a certificate for localhost that clients are told to trust, so TLS is verified as in production.

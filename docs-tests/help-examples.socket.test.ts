@@ -3,18 +3,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  createGateway,
+  type Exit,
+  type Gateway,
+  InMemoryGatewayStore,
+  type PlanAccess,
+} from '@bytegate/gateway';
+import { curl, freeRange } from '@bytegate/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
 import { exitAt, helpExits } from './testing/help-fixtures.ts';
-import { curl, freeRange } from './testing/sockets.ts';
 
 // The Help Center's curl examples, run as written against a real gateway: LOGIN, PASSWORD and GATEWAY
 // are a real plan's, the ports are the gateway's (823 HTTP, 824 SOCKS5, 10000+ sticky), and the target
 // is a local origin that answers with the address the request came from, so each example's exit is
 // checked against what its article says it does.
 
-const helpDir = fileURLToPath(new URL('../../../apps/web/src/content/help', import.meta.url));
+const helpDir = fileURLToPath(new URL('../apps/web/src/content/help', import.meta.url));
 
 const plan: PlanAccess = {
   planId: 'plan-help',

@@ -4,9 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { createGateway, type Gateway, InMemoryGatewayStore, type PlanAccess } from '@bytegate/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { InMemoryGatewayStore, type PlanAccess } from './store.ts';
 import { exitAt, helpExits, tlsPath, tlsServerOptions } from './testing/help-fixtures.ts';
 
 // The Axios and Node.js tutorial's code, run as written with axios and https-proxy-agent: the article's
@@ -14,11 +13,9 @@ import { exitAt, helpExits, tlsPath, tlsServerOptions } from './testing/help-fix
 // certificate Node is told to trust, so TLS is verified as in production) that answer with the address a
 // request came from.
 
-const article = fileURLToPath(
-  new URL('../../../apps/web/src/content/help/tutorials/axios.md', import.meta.url),
-);
-// Inside the package, so the snippets import the repository's axios and https-proxy-agent.
-const workDir = fileURLToPath(new URL('../.help-examples', import.meta.url));
+const article = fileURLToPath(new URL('../apps/web/src/content/help/tutorials/axios.md', import.meta.url));
+// Inside the repository (in its ignored test output), so the snippets import its axios and https-proxy-agent.
+const workDir = fileURLToPath(new URL('../.test-results/help-examples', import.meta.url));
 
 const plan: PlanAccess = {
   planId: 'plan-axios',

@@ -3,9 +3,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import {
+  createGateway,
+  type Exit,
+  type Gateway,
+  InMemoryGatewayStore,
+  type PlanAccess,
+} from '@bytegate/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from './gateway.ts';
-import { type Exit, InMemoryGatewayStore, type PlanAccess } from './store.ts';
 import { tlsPath, tlsServerOptions } from './testing/help-fixtures.ts';
 
 // Getting Started's Python example, run as written with Debian's python3 and requests (.ci/run installs
@@ -30,9 +35,7 @@ if (!hasRequests) {
   );
 }
 
-const article = fileURLToPath(
-  new URL('../../../apps/web/src/content/help/getting-started.md', import.meta.url),
-);
+const article = fileURLToPath(new URL('../apps/web/src/content/help/getting-started.md', import.meta.url));
 
 const plan: PlanAccess = {
   planId: 'plan-python',
