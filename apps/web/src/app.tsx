@@ -8,13 +8,18 @@ import { Toaster } from './components/ui/toaster.tsx';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards.tsx';
 import { SessionActivity } from './features/auth/session-activity.tsx';
 import { HELP_ENTRIES } from './features/help/articles.ts';
-import { HelpArticlePage } from './features/help/help-article-page.tsx';
-import { HelpCenterPage } from './features/help/help-center-page.tsx';
-import { LegalPage } from './features/legal/legal-page.tsx';
-import { LocationsPage } from './features/locations/locations-page.tsx';
+import { HelpArticlePage } from './routes/public/help-article-page.tsx';
+import { HelpCenterPage } from './routes/public/help-center-page.tsx';
 import { LandingPage } from './routes/public/landing-page.tsx';
+import { LegalPage } from './routes/public/legal-page.tsx';
+import { LocationsPage } from './routes/public/locations-page.tsx';
 import { NotFoundPage } from './routes/public/not-found-page.tsx';
 import { usePageHead } from './seo/use-page-head.ts';
+
+// Where pages live: every component a route below renders as its page is a module of routes/, one per
+// page: routes/public/ for the pages anyone may open (the site, help, legal, contact, sign-in, sign-up,
+// 404), routes/dashboard/ for the signed-in shell and its sections. What a page is built from (forms,
+// cards, article loading, hooks of one spec area) lives in features/<area>/, never a page itself.
 
 /**
  * A page of the signed-in part (login, sign-up, dashboard), loaded on first visit together with the
@@ -37,13 +42,13 @@ const DashboardPage = withServerState(() =>
   import('./routes/dashboard/dashboard-page.tsx').then((module) => module.DashboardPage),
 );
 const LoginPage = withServerState(() =>
-  import('./features/auth/login-page.tsx').then((module) => module.LoginPage),
+  import('./routes/public/login-page.tsx').then((module) => module.LoginPage),
 );
 const SignupPage = withServerState(() =>
-  import('./features/auth/signup-page.tsx').then((module) => module.SignupPage),
+  import('./routes/public/signup-page.tsx').then((module) => module.SignupPage),
 );
 const ContactPage = lazy(() =>
-  import('./features/contact/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
+  import('./routes/public/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
 );
 
 function Root() {

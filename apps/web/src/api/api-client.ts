@@ -1,5 +1,42 @@
+import type {
+  BalanceResponse,
+  ChangePasswordRequest,
+  DeleteAccountRequest,
+} from '@bytegate/contracts/account';
+import type { AddAllowlistRequest, AllowlistEntry, AllowlistResponse } from '@bytegate/contracts/allowlist';
+import type {
+  CookieAuthResponse,
+  LoginRequest,
+  MeResponse,
+  OkResponse,
+  PublicConfig,
+  SignupRequest,
+} from '@bytegate/contracts/auth';
+import type { Plan, PurchasePlanRequest, PurchasePlanResponse } from '@bytegate/contracts/billing';
+import type { ContactRequest } from '@bytegate/contracts/contact';
+import type { DashboardTrafficResponse, dashboardStatsResponseSchema } from '@bytegate/contracts/dashboard';
 import type { ApiErrorBody } from '@bytegate/contracts/errors';
-import { sessionStore } from '../features/auth/session-store.ts';
+import type { OrdersResponse } from '@bytegate/contracts/orders';
+import type { PlanListResponse } from '@bytegate/contracts/plans';
+import type { PoolType } from '@bytegate/contracts/pools';
+import type {
+  GeoOption,
+  geoOptionsRequestSchema,
+  ProxySettingsResponse,
+  saveProxySettingsRequestSchema,
+} from '@bytegate/contracts/proxy-settings';
+import type {
+  BitcartInvoiceResponse,
+  CreateTopupRequest,
+  CryptomusInvoiceResponse,
+  TopupStatusResponse,
+} from '@bytegate/contracts/topup';
+import type { z } from 'zod';
+import { sessionStore } from '../session/session-store.ts';
+
+// The one way the web app talks to the API: `api.<resource>.<call>(...)`, each call's body and answer
+// typed from the contracts the server validates against. Contracts are imported as types only, so this
+// client costs the public pages no zod. The untyped `request` below is private to this module.
 
 /** A non-2xx answer of the API, carrying the server's readable message and machine code. */
 export class ApiError extends Error {
@@ -16,11 +53,23 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's message for a failed call, or the screen's fallback wording. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message && !error.message.startsWith('Request failed')
+    ? error.message
+    : fallback;
+}
+
+// Request bodies and answers that contracts declares as schemas without an exported type.
+export type SaveProxySettingsRequest = z.input<typeof saveProxySettingsRequestSchema>;
+export type GeoOptionsRequest = z.input<typeof geoOptionsRequestSchema>;
+export type DashboardStatsResponse = z.infer<typeof dashboardStatsResponseSchema>;
+export type GeoList = 'countries' | 'states' | 'asns' | 'zipcodes';
+
 interface RequestOptions {
   body?: unknown;
   /** A signed-in call: it carries the CSRF token when it changes state, and a 401 ends the session (default true). */
   auth?: boolean;
-  signal?: AbortSignal;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,7 +88,6 @@ async function send(method: string, path: string, options: RequestOptions, csrfT
     headers,
     credentials: 'same-origin',
     body: options.body === undefined ? null : JSON.stringify(options.body),
-    signal: options.signal ?? null,
   });
   const text = await response.text();
   let data: unknown = {};
@@ -78,8 +126,8 @@ function csrfToken(): Promise<string | null> {
   return csrfLookup;
 }
 
-/** The one way the web app talks to the API: JSON under /api, errors as ApiError. */
-export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/** JSON under /api, errors as ApiError. Typed only by its callers in `api` below. */
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const { auth = true } = options;
   const needsCsrf = auth && !SAFE_METHODS.has(method);
   let { response, data } = await send(method, path, options, needsCsrf ? await csrfToken() : null);
@@ -97,9 +145,87 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   return data as T;
 }
 
-/** The server's message for a failed call, or the screen's fallback wording. */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message && !error.message.startsWith('Request failed')
-    ? error.message
-    : fallback;
-}
+const query = (params: Record<string, string | number>) =>
+  Object.entries(params)
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+    .join('&');
+
+/** Every API call the web app makes, by resource. */
+export const api = {
+  // The browser signs in with a cookie session: the token stays in an httpOnly cookie, out of reach of
+  // scripts, and the answer carries the CSRF token instead.
+  auth: {
+    login: (body: LoginRequest) =>
+      request<CookieAuthResponse>('POST', '/auth/login', {
+        body: { ...body, session: 'cookie' },
+        auth: false,
+      }),
+    signup: (body: SignupRequest) =>
+      request<CookieAuthResponse>('POST', '/auth/signup', {
+        body: { ...body, session: 'cookie' },
+        auth: false,
+      }),
+    logout: () => request<OkResponse>('POST', '/auth/logout'),
+    me: () => request<MeResponse>('GET', '/auth/me'),
+  },
+  config: {
+    get: () => request<PublicConfig>('GET', '/config', { auth: false }),
+  },
+  contact: {
+    send: (body: ContactRequest) => request<OkResponse>('POST', '/contact', { body, auth: false }),
+  },
+  account: {
+    getBalance: () => request<BalanceResponse>('GET', '/account/balance'),
+  },
+  userSettings: {
+    changePassword: (body: ChangePasswordRequest) =>
+      request<OkResponse>('PUT', '/user-settings/password', { body }),
+    deleteAccount: (body: DeleteAccountRequest) =>
+      request<OkResponse>('DELETE', '/user-settings/account', { body }),
+  },
+  dashboard: {
+    getStats: () => request<DashboardStatsResponse>('GET', '/dashboard/stats'),
+    getTraffic: () => request<DashboardTrafficResponse>('GET', '/dashboard/traffic'),
+  },
+  plans: {
+    list: () => request<PlanListResponse>('GET', '/subuser/plans'),
+    get: (planId: string) => request<Plan>('GET', `/subusers/get?${query({ subuser_id: planId })}`),
+    purchase: (body: PurchasePlanRequest) =>
+      request<PurchasePlanResponse>('POST', '/subuser/create', { body }),
+    regeneratePassword: (planId: string) =>
+      request<Plan>('POST', '/subuser/regenerate-password', { body: { subuser_id: planId } }),
+  },
+  allowlist: {
+    list: (planId: string) =>
+      request<AllowlistResponse>('GET', `/subuser/allowlist?${query({ subuser_id: planId })}`),
+    add: (body: AddAllowlistRequest) => request<AllowlistEntry>('POST', '/subuser/allowlist', { body }),
+    remove: (planId: string, address: string) =>
+      request<OkResponse>('DELETE', `/subuser/allowlist?${query({ subuser_id: planId, address })}`),
+  },
+  proxySettings: {
+    get: (poolType: PoolType) =>
+      request<ProxySettingsResponse>('GET', `/proxy-settings?pool_type=${poolType}`),
+    save: (body: SaveProxySettingsRequest) =>
+      request<ProxySettingsResponse>('PUT', '/proxy-settings', { body }),
+    listGeoOptions: (list: GeoList, body: GeoOptionsRequest) =>
+      request<GeoOption[]>('POST', `/proxy-settings/${list}`, { body }),
+  },
+  orders: {
+    list: (page: number, limit: number) =>
+      request<OrdersResponse>('GET', `/orders?${query({ page, limit })}`),
+  },
+  topup: {
+    cryptomus: {
+      createInvoice: (body: CreateTopupRequest) =>
+        request<CryptomusInvoiceResponse>('POST', '/topup/cryptomus/create-invoice', { body }),
+      getStatus: (orderId: string) =>
+        request<TopupStatusResponse>('GET', `/topup/cryptomus/status/${encodeURIComponent(orderId)}`),
+    },
+    bitcart: {
+      createInvoice: (body: CreateTopupRequest) =>
+        request<BitcartInvoiceResponse>('POST', '/topup/bitcart/create-invoice', { body }),
+      getStatus: (orderId: string) =>
+        request<TopupStatusResponse>('GET', `/topup/bitcart/status?${query({ order_id: orderId })}&remote=1`),
+    },
+  },
+};

@@ -1,13 +1,13 @@
-import type { MeResponse } from '@bytegate/contracts/auth';
-import { sessionStore } from '../features/auth/session-store.ts';
-import { apiRequest } from './api-client.ts';
+import { sessionStore } from '../session/session-store.ts';
+import { api } from './api-client.ts';
 
-// Session calls that every page may make (the public pages too), kept apart from the query hooks.
+// Session calls that every page may make (the public pages too), kept apart from the query hooks so
+// the public pages load no server-state cache.
 
 /** Signs out locally whatever the server answers, after asking it to revoke the session and its cookie. */
 export async function logout(): Promise<void> {
   try {
-    await apiRequest('POST', '/auth/logout', { auth: true });
+    await api.auth.logout();
   } catch {
     // The session may already be gone; the local one ends either way.
   }
@@ -16,7 +16,7 @@ export async function logout(): Promise<void> {
 
 /** Refreshes the stored copy of the user (name, balance) and the CSRF token from the server. */
 export async function refreshMe(): Promise<void> {
-  const { user, csrfToken } = await apiRequest<MeResponse>('GET', '/auth/me');
+  const { user, csrfToken } = await api.auth.me();
   sessionStore.updateUser(user);
   if (csrfToken) {
     sessionStore.setCsrfToken(csrfToken);

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { sessionStore } from '../features/auth/session-store.ts';
+import { sessionStore } from '../session/session-store.ts';
 
 /** Server state for the signed-in pages (login, sign-up, dashboard); the public pages load none of it. */
 export const queryClient = new QueryClient({

@@ -1,18 +1,13 @@
 import type { Order } from '@bytegate/contracts/billing';
 import { ORDERS_PAGE_SIZE } from '@bytegate/contracts/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiRequest } from './api-client.ts';
+import { api } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
-
-export interface OrdersPage {
-  orders: Order[];
-  pagination: { currentPage: number; totalPages: number; totalItems: number; itemsPerPage: number };
-}
 
 export function useOrders(page: number) {
   return useQuery({
     queryKey: queryKeys.orders(page),
-    queryFn: () => apiRequest<OrdersPage>('GET', `/orders?page=${page}&limit=${ORDERS_PAGE_SIZE}`),
+    queryFn: () => api.orders.list(page, ORDERS_PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
 }

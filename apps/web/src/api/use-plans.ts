@@ -1,7 +1,7 @@
-import type { Plan, PurchasePlanRequest, PurchasePlanResponse } from '@bytegate/contracts/billing';
+import type { Plan, PurchasePlanRequest } from '@bytegate/contracts/billing';
 import { PLANS_CACHE_MS } from '@bytegate/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './api-client.ts';
+import { api } from './api-client.ts';
 import { refreshMe } from './auth-session.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -9,7 +9,7 @@ import { queryKeys } from './query-keys.ts';
 export function usePlans() {
   return useQuery({
     queryKey: queryKeys.plans,
-    queryFn: async () => (await apiRequest<{ plans: Plan[] }>('GET', '/subuser/plans')).plans,
+    queryFn: async () => (await api.plans.list()).plans,
     staleTime: PLANS_CACHE_MS,
   });
 }
@@ -21,7 +21,7 @@ const PLAN_REFRESH_MS = 5_000;
 export function useLivePlan(plan: Plan) {
   return useQuery({
     queryKey: queryKeys.plan(plan.subUserId),
-    queryFn: () => apiRequest<Plan>('GET', `/subusers/get?subuser_id=${encodeURIComponent(plan.subUserId)}`),
+    queryFn: () => api.plans.get(plan.subUserId),
     initialData: plan,
     initialDataUpdatedAt: 0,
     refetchInterval: PLAN_REFRESH_MS,
@@ -31,8 +31,7 @@ export function useLivePlan(plan: Plan) {
 export function usePurchasePlan() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PurchasePlanRequest) =>
-      apiRequest<PurchasePlanResponse>('POST', '/subuser/create', { body }),
+    mutationFn: (body: PurchasePlanRequest) => api.plans.purchase(body),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
@@ -49,8 +48,7 @@ export function usePurchasePlan() {
 export function useRegeneratePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (plan: Plan) =>
-      apiRequest<Plan>('POST', '/subuser/regenerate-password', { body: { subuser_id: plan.subUserId } }),
+    mutationFn: (plan: Plan) => api.plans.regeneratePassword(plan.subUserId),
     onSuccess: async (updated) => {
       queryClient.setQueryData(queryKeys.plan(updated.subUserId), updated);
       await queryClient.invalidateQueries({ queryKey: queryKeys.plans });

@@ -1,7 +1,6 @@
-import type { PoolType } from '@bytegate/contracts/constants';
-import type { GeoOption, ProxySettingsResponse } from '@bytegate/contracts/proxy-settings';
+import type { PoolType } from '@bytegate/contracts/pools';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from './api-client.ts';
+import { ApiError, api, type GeoList, type SaveProxySettingsRequest } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
 
 /** A pool's saved settings; null when none are saved (404), so the form shows the defaults. */
@@ -11,7 +10,7 @@ export function useProxySettings(poolType: PoolType, enabled: boolean) {
     enabled,
     queryFn: async () => {
       try {
-        return await apiRequest<ProxySettingsResponse>('GET', `/proxy-settings?pool_type=${poolType}`);
+        return await api.proxySettings.get(poolType);
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) {
           return null;
@@ -22,7 +21,7 @@ export function useProxySettings(poolType: PoolType, enabled: boolean) {
   });
 }
 
-export type GeoList = 'countries' | 'states' | 'asns' | 'zipcodes';
+export type { GeoList };
 
 export interface GeoFilterFields {
   countries?: string[];
@@ -39,18 +38,15 @@ export function useGeoOptions(list: GeoList, poolType: PoolType, filter: GeoFilt
     enabled,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
-    queryFn: () =>
-      apiRequest<GeoOption[]>('POST', `/proxy-settings/${list}`, {
-        body: { pool_type: poolType, ...filter },
-      }),
+    queryFn: () => api.proxySettings.listGeoOptions(list, { pool_type: poolType, ...filter }),
   });
 }
 
 export function useSaveProxySettings(poolType: PoolType) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: object) =>
-      apiRequest<ProxySettingsResponse>('PUT', '/proxy-settings', { body: { ...body, pool_type: poolType } }),
+    mutationFn: (settings: Omit<SaveProxySettingsRequest, 'pool_type'>) =>
+      api.proxySettings.save({ ...settings, pool_type: poolType }),
     onSuccess: (saved) => queryClient.setQueryData(queryKeys.proxySettings(poolType), saved),
   });
 }

@@ -1,9 +1,5 @@
-import type {
-  BitcartInvoiceResponse,
-  CryptomusInvoiceResponse,
-  TopupStatusResponse,
-} from '@bytegate/contracts/topup';
-import { apiRequest } from './api-client.ts';
+import type { TopupStatusResponse } from '@bytegate/contracts/topup';
+import { api } from './api-client.ts';
 
 export type TopupProvider = 'cryptomus' | 'bitcart';
 
@@ -16,9 +12,7 @@ export interface OpenedCheckout {
 /** Opens an invoice at the chosen provider; answers where to pay. Missing data counts as a failure. */
 export async function createTopupInvoice(provider: TopupProvider, amount: string): Promise<OpenedCheckout> {
   if (provider === 'cryptomus') {
-    const invoice = await apiRequest<CryptomusInvoiceResponse>('POST', '/topup/cryptomus/create-invoice', {
-      body: { amount },
-    });
+    const invoice = await api.topup.cryptomus.createInvoice({ amount });
     const checkoutUrl = invoice.invoiceUrl || invoice.url;
     const orderId = invoice.orderId || invoice.order_id;
     if (!checkoutUrl || !orderId) {
@@ -26,9 +20,7 @@ export async function createTopupInvoice(provider: TopupProvider, amount: string
     }
     return { provider, orderId, checkoutUrl };
   }
-  const invoice = await apiRequest<BitcartInvoiceResponse>('POST', '/topup/bitcart/create-invoice', {
-    body: { amount },
-  });
+  const invoice = await api.topup.bitcart.createInvoice({ amount });
   if (!invoice.invoiceUrl || !invoice.orderId || !invoice.id) {
     throw new Error('missing invoice data');
   }
@@ -37,14 +29,8 @@ export async function createTopupInvoice(provider: TopupProvider, amount: string
 
 export function fetchTopupStatus(checkout: OpenedCheckout): Promise<TopupStatusResponse> {
   return checkout.provider === 'cryptomus'
-    ? apiRequest<TopupStatusResponse>(
-        'GET',
-        `/topup/cryptomus/status/${encodeURIComponent(checkout.orderId)}`,
-      )
-    : apiRequest<TopupStatusResponse>(
-        'GET',
-        `/topup/bitcart/status?order_id=${encodeURIComponent(checkout.orderId)}&remote=1`,
-      );
+    ? api.topup.cryptomus.getStatus(checkout.orderId)
+    : api.topup.bitcart.getStatus(checkout.orderId);
 }
 
 /** SPEC section 4: what a polled status means. Cryptomus is lower case, Bitcart upper case. */

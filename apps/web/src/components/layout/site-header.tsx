@@ -1,9 +1,9 @@
 import { MenuIcon, XIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
-import { useSession } from '../../features/auth/session-store.ts';
 import { cn } from '../../lib/cn.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useSession } from '../../session/session-store.ts';
 import { Button } from '../ui/button.tsx';
 import { Logo } from './logo.tsx';
 

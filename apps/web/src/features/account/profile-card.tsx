@@ -13,7 +13,7 @@ import {
   CardTitle,
 } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { useSession } from '../auth/session-store.ts';
+import { useSession } from '../../session/session-store.ts';
 
 /** Profile details. Saving is a local simulation (SPEC section 7): no server call. */
 export function ProfileCard() {

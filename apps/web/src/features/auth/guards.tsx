@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useSession } from './session-store.ts';
+import { useSession } from '../../session/session-store.ts';
 
 /** Anonymous visitors go to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -1,8 +1,7 @@
 import { INACTIVITY_TIMEOUT_MS } from '@bytegate/contracts/constants';
 import { useEffect } from 'react';
 import { logout, refreshMe } from '../../api/auth-session.ts';
-import { SESSION_KEYS } from '../../lib/session.ts';
-import { sessionStore, useSession } from './session-store.ts';
+import { sessionStore, useSession } from '../../session/session-store.ts';
 
 const EVENTS = ['mousemove', 'keydown', 'click', 'scroll', 'touchstart'] as const;
 const WRITE_EVERY_MS = 5000;
@@ -35,8 +34,8 @@ export function SessionActivity() {
       }
     };
     const onReturn = () => {
-      const last = Number(window.localStorage.getItem(SESSION_KEYS.lastActivity));
-      if (document.visibilityState === 'visible' && Date.now() - last > INACTIVITY_TIMEOUT_MS) {
+      const idleMs = Date.now() - sessionStore.getLastActivity();
+      if (document.visibilityState === 'visible' && idleMs > INACTIVITY_TIMEOUT_MS) {
         void logout();
       }
     };

@@ -1,10 +1,7 @@
-import { formatUsd, planPriceCents } from '@bytegate/contracts/billing';
-import {
-  MIN_PURCHASE_GB,
-  POOL_TYPES,
-  type PoolType,
-  PRICE_PER_GB_CENTS,
-} from '@bytegate/contracts/constants';
+import { planPriceCents } from '@bytegate/contracts/billing';
+import { MIN_PURCHASE_GB, PRICE_PER_GB_CENTS } from '@bytegate/contracts/constants';
+import { formatUsd } from '@bytegate/contracts/money';
+import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
 import { CheckIcon, CpuIcon, HomeIcon, SmartphoneIcon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -24,14 +21,12 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { cn } from '../../lib/cn.ts';
 import { BalanceCard } from './balance-card.tsx';
 
-const pools: Record<PoolType, { name: string; icon: typeof CpuIcon; points: string[] }> = {
+const pools: Record<PoolType, { icon: typeof CpuIcon; points: string[] }> = {
   datacenter: {
-    name: 'Datacenter',
     icon: CpuIcon,
     points: ['Fastest response times', 'Multiple regions', 'Rotating and sticky sessions'],
   },
   residential: {
-    name: 'Residential',
     icon: HomeIcon,
     points: [
       'Real household IPs in 195 countries',
@@ -40,7 +35,6 @@ const pools: Record<PoolType, { name: string; icon: typeof CpuIcon; points: stri
     ],
   },
   mobile: {
-    name: 'Mobile',
     icon: SmartphoneIcon,
     points: ['5G, 4G, 3G and LTE carriers', 'Highest trust scores', 'Rotating and sticky sessions'],
   },
@@ -54,7 +48,8 @@ export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy
       <BalanceCard action={<Button onClick={() => onNavigate('topup')}>Top Up Balance</Button>} />
       <div className="grid gap-4 md:grid-cols-3">
         {POOL_TYPES.map((pool) => {
-          const { name, icon: Icon, points } = pools[pool];
+          const { icon: Icon, points } = pools[pool];
+          const name = POOL_NAMES[pool];
           const isSelected = selected === pool;
           return (
             <Card
@@ -140,7 +135,7 @@ function OrderForm({
         pool_type: pool,
         default_pool_parameters: { quantity },
       });
-      toast.success(`${pools[pool].name} plan purchased: ${quantity} GB added`);
+      toast.success(`${POOL_NAMES[pool]} plan purchased: ${quantity} GB added`);
       onPurchased();
     } catch (error) {
       if (error instanceof ApiError && error.body.error === 'Insufficient balance') {
@@ -158,7 +153,7 @@ function OrderForm({
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Order {pools[pool].name} traffic</CardTitle>
+        <CardTitle>Order {POOL_NAMES[pool]} traffic</CardTitle>
         <CardDescription>
           {formatUsd(PRICE_PER_GB_CENTS[pool])} per GB, at least {MIN_PURCHASE_GB} GB. Traffic never expires.
         </CardDescription>
@@ -179,7 +174,7 @@ function OrderForm({
             label="Plan label"
             hint="(optional)"
             maxLength={100}
-            placeholder={`${pools[pool].name} plan`}
+            placeholder={`${POOL_NAMES[pool]} plan`}
             value={label}
             onChange={(event) => setLabel(event.target.value)}
           />

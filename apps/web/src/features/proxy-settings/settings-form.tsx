@@ -1,14 +1,14 @@
-import type { PoolType } from '@bytegate/contracts/constants';
+import type { PoolType } from '@bytegate/contracts/pools';
 import {
   checkProxySettings,
   DEFAULT_PROXY_SETTINGS,
   geoOptionLabel,
-  MAX_ROTATION_MINUTES,
-  MIN_ROTATION_MINUTES,
   proxySettingsMessages as messages,
+  type ProxySettings,
   type ProxySettingsField,
   type ProxySettingsResponse,
 } from '@bytegate/contracts/proxy-settings';
+import { MAX_ROTATION_MINUTES, MIN_ROTATION_MINUTES, toPlaceName } from '@bytegate/contracts/targeting';
 import { RotateCcwIcon, SaveIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -23,18 +23,15 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { OptionPicker } from './option-picker.tsx';
 
-/** The form's state: lists as codes, the interval as typed (the rules read it as SPEC section 5 says). */
-export interface SettingsDraft {
-  countries: string[];
-  states: string[];
-  cities: string[];
-  zipcodes: string[];
+/**
+ * The form's state: the API's settings with ASNs and the interval as typed (the rules read them as SPEC
+ * section 5 says).
+ */
+export type SettingsDraft = Omit<ProxySettings, 'asns' | 'exclude_asn' | 'rotation_interval'> & {
   asns: string[];
-  exclude_countries: string[];
   exclude_asn: string[];
-  anonymous_filter: boolean;
   rotation_interval: string;
-}
+};
 
 export function draftFrom(saved: ProxySettingsResponse | null): SettingsDraft {
   const settings = saved ?? DEFAULT_PROXY_SETTINGS;
@@ -52,7 +49,6 @@ export function draftFrom(saved: ProxySettingsResponse | null): SettingsDraft {
 }
 
 const upper = (code: string) => code.toUpperCase();
-const lower = (name: string) => name.toLowerCase();
 const asnCode = (value: string) => value.replace(/^AS/i, '');
 
 /** The spec's load-failure toast, once per failure. */
@@ -250,7 +246,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               value={draft.states}
               error={errorFor('states')}
               onChange={(value) => set('states', value)}
-              normalize={lower}
+              normalize={toPlaceName}
               description="States or regions of the chosen countries."
               placeholder="texas, bavaria"
             />

@@ -1,5 +1,5 @@
 import type { Plan } from '@bytegate/contracts/billing';
-import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/constants';
+import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
 import { NetworkIcon, SlidersHorizontalIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';

@@ -5,7 +5,6 @@ import { useLocation, useNavigate } from 'react-router';
 import { logout } from '../../api/auth-session.ts';
 import { Logo } from '../../components/layout/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { useSession } from '../../features/auth/session-store.ts';
 import { OrdersSection } from '../../features/billing/orders-section.tsx';
 import { PlansSection } from '../../features/billing/plans-section.tsx';
 import { TestModeBanner } from '../../features/billing/test-mode-banner.tsx';
@@ -14,6 +13,7 @@ import { ProxySettingsSection } from '../../features/proxy-settings/proxy-settin
 import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useSession } from '../../session/session-store.ts';
 import { ComingSoonSection } from './sections/coming-soon-section.tsx';
 import { OverviewSection } from './sections/overview-section.tsx';
 import { UserSettingsSection } from './sections/user-settings-section.tsx';

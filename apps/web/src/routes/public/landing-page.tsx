@@ -1,10 +1,6 @@
-import {
-  formatUsd,
-  POOL_TYPES,
-  type PoolType,
-  PRICE_PER_GB_CENTS,
-  SCROLL_TO_TOP_THRESHOLD_PX,
-} from '@bytegate/contracts/constants';
+import { PRICE_PER_GB_CENTS, SCROLL_TO_TOP_THRESHOLD_PX } from '@bytegate/contracts/constants';
+import { formatUsd } from '@bytegate/contracts/money';
+import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
 import {
   ArrowUpIcon,
   CheckIcon,
@@ -19,13 +15,10 @@ import { Link } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 
-const poolCopy: Record<PoolType, { name: string; blurb: string }> = {
-  datacenter: { name: 'Datacenter', blurb: 'Fast, stable IPs in multiple regions for high-volume work.' },
-  residential: {
-    name: 'Residential',
-    blurb: 'Real household IPs with country, state, city, ZIP and ASN targeting.',
-  },
-  mobile: { name: 'Mobile', blurb: '5G, 4G, 3G and LTE carrier IPs for the toughest targets.' },
+const poolBlurbs: Record<PoolType, string> = {
+  datacenter: 'Fast, stable IPs in multiple regions for high-volume work.',
+  residential: 'Real household IPs with country, state, city, ZIP and ASN targeting.',
+  mobile: '5G, 4G, 3G and LTE carrier IPs for the toughest targets.',
 };
 
 const features = [
@@ -116,12 +109,12 @@ export function LandingPage() {
                     Most Popular
                   </Badge>
                 ) : null}
-                <h3 className="font-semibold">{poolCopy[pool].name}</h3>
+                <h3 className="font-semibold">{POOL_NAMES[pool]}</h3>
                 <p className="mt-4">
                   <span className="text-4xl font-semibold">{formatUsd(PRICE_PER_GB_CENTS[pool])}</span>
                   <span className="text-gray-500"> / GB</span>
                 </p>
-                <p className="mt-3 text-sm text-gray-600">{poolCopy[pool].blurb}</p>
+                <p className="mt-3 text-sm text-gray-600">{poolBlurbs[pool]}</p>
                 <Button
                   asChild
                   className="mt-6 w-full"

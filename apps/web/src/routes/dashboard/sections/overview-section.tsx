@@ -12,8 +12,8 @@ import {
 import { useDashboardStats } from '../../../api/use-dashboard-stats.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
-import { useSession } from '../../../features/auth/session-store.ts';
 import { TrafficChartCard } from '../../../features/dashboard/traffic-chart-card.tsx';
+import { useSession } from '../../../session/session-store.ts';
 import type { SectionId } from '../sections.ts';
 
 const numberFormat = new Intl.NumberFormat('en-US');

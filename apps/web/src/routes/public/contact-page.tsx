@@ -4,7 +4,7 @@ import { CheckCircle2Icon, ClockIcon, MailIcon, ShieldCheckIcon } from 'lucide-r
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { apiRequest, errorMessage } from '../../api/api-client.ts';
+import { api, errorMessage } from '../../api/api-client.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -73,14 +73,11 @@ export function ContactPage() {
     }
     setIsSending(true);
     try {
-      await apiRequest('POST', '/contact', {
-        auth: false,
-        body: {
-          name: draft.name,
-          email: draft.email,
-          message: draft.message,
-          ...(draft.subject.trim() ? { subject: draft.subject } : {}),
-        },
+      await api.contact.send({
+        name: draft.name,
+        email: draft.email,
+        message: draft.message,
+        ...(draft.subject.trim() ? { subject: draft.subject } : {}),
       });
       toast.success(messages.contactSent);
       setSentTo(draft.email.trim());

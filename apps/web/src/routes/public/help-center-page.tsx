@@ -2,11 +2,11 @@ import { ArrowRightIcon, BookOpenIcon, SearchIcon } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Input } from '../../components/ui/input.tsx';
+import { HELP_ENTRIES } from '../../features/help/articles.ts';
+import { Breadcrumbs } from '../../features/help/breadcrumbs.tsx';
+import { searchGuides } from '../../features/help/search-guides.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { pageHeadFor } from '../../seo/page-head.ts';
-import { HELP_ENTRIES } from './articles.ts';
-import { Breadcrumbs } from './breadcrumbs.tsx';
-import { searchGuides } from './search-guides.ts';
 
 /**
  * The guides' text, loaded once when a visitor starts searching (one chunk), so the Help Center itself

@@ -7,7 +7,7 @@ import {
   loadSession,
   SESSION_KEYS,
   saveSession,
-} from './session.ts';
+} from './stored-session.ts';
 
 function memoryStore(): KeyValueStore & { data: Map<string, string> } {
   const data = new Map<string, string>();

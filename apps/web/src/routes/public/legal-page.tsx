@@ -1,5 +1,5 @@
-import type { Article } from '../help/articles.ts';
-import { MarkdownDocument } from '../help/markdown-document.tsx';
+import type { Article } from '../../features/help/articles.ts';
+import { MarkdownDocument } from '../../features/help/markdown-document.tsx';
 
 // The legal documents are Markdown like the help articles, each its own chunk.
 const documents = {

@@ -10,9 +10,9 @@ import { useLogin } from '../../api/use-auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
+import { AuthLayout } from '../../features/auth/auth-layout.tsx';
+import { useBotCheck } from '../../features/auth/use-bot-check.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
-import { AuthLayout } from './auth-layout.tsx';
-import { useBotCheck } from './use-bot-check.ts';
 
 export function LoginPage() {
   const navigate = useNavigate();

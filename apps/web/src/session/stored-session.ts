@@ -46,6 +46,11 @@ export function touchActivity(store: KeyValueStore, now: number): void {
   store.setItem(SESSION_KEYS.lastActivity, String(now));
 }
 
+/** When the stored session was last active (epoch ms); 0 when nothing is recorded. */
+export function readLastActivity(store: KeyValueStore): number {
+  return Number(store.getItem(SESSION_KEYS.lastActivity));
+}
+
 /**
  * The stored session as the app loads it, with SPEC section 4's rules applied: a session idle for
  * more than 30 minutes ends, and a stored user that is corrupt or of the wrong shape clears it.
@@ -81,7 +86,7 @@ export function loadSession(store: KeyValueStore, now: number): LoadedSession {
 
 /**
  * Whether a stored value has the shape of `userSchema` (contracts/auth). Checked by hand because this
- * runs on every public page, which should not load zod; session.test.ts holds it to the schema.
+ * runs on every public page, which should not load zod; stored-session.test.ts holds it to the schema.
  */
 export function isStoredUser(value: unknown): value is User {
   if (typeof value !== 'object' || value === null) {

@@ -3,12 +3,17 @@ import { useSyncExternalStore } from 'react';
 import {
   clearSession,
   loadSession,
+  readLastActivity,
   SESSION_KEYS,
   type Session,
   saveSession,
   saveUser,
   touchActivity,
-} from '../../lib/session.ts';
+} from './stored-session.ts';
+
+// The web app's one session module: everything the tab knows of the signed-in session lives under
+// src/session/. It sits below api/ (the API client reads the CSRF token here and ends the session on a
+// 401) and below features/ (guards, the header and the dashboard read it); it imports neither.
 
 // Prerendering runs without a browser: the pages are built as an anonymous visitor sees them.
 const isBrowser = typeof window !== 'undefined';
@@ -64,6 +69,8 @@ export const sessionStore = {
       touchActivity(window.localStorage, Date.now());
     }
   },
+  /** When the session was last active, as stored (another tab's activity counts too). */
+  getLastActivity: (): number => readLastActivity(window.localStorage),
   /** True once if the stored session ended as the app loaded (the caller revokes it at the server). */
   takeEndedAtLoad(): boolean {
     const ended = hasEndedAtLoad;

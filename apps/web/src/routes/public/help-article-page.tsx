@@ -1,8 +1,8 @@
+import { ArticlePager } from '../../features/help/article-pager.tsx';
+import { type HelpEntry, loadArticle } from '../../features/help/articles.ts';
+import { Breadcrumbs } from '../../features/help/breadcrumbs.tsx';
+import { MarkdownDocument } from '../../features/help/markdown-document.tsx';
 import { pageHeadFor } from '../../seo/page-head.ts';
-import { ArticlePager } from './article-pager.tsx';
-import { type HelpEntry, loadArticle } from './articles.ts';
-import { Breadcrumbs } from './breadcrumbs.tsx';
-import { MarkdownDocument } from './markdown-document.tsx';
 
 /** One guide: breadcrumbs, the article, and a sticky 'On this page' list of its sections. */
 export function HelpArticlePage({ entry }: { entry: HelpEntry }) {
