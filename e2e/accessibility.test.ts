@@ -3,21 +3,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
-import { launchBrowser } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
 import { PUBLIC_PAGES as PAGES } from './support/pages.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser());
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 describe('accessibility of the public site', () => {
   for (const width of [1280, 375]) {

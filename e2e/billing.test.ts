@@ -1,31 +1,19 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import {
-  newAccount,
-  openSection as openSectionIn,
-  signUpThroughForm,
-  topUp as topUpIn,
-} from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startSignedInSuite } from './support/fixture.ts';
+import { openSection as openSectionIn, topUp as topUpIn } from './support/journeys.ts';
 
-let server: RunningServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  await signUpThroughForm(page, server.url, newAccount());
+  ({ context, page, stop } = await startSignedInSuite({
+    context: { viewport: { width: 1280, height: 900 } },
+  }));
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 const openSection = (name: string) => openSectionIn(page, name);
 const balanceText = () => page.getByTestId('balance').textContent();

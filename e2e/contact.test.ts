@@ -3,17 +3,18 @@ import { createDb } from '@bytegate/db';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
+let stop: () => Promise<void>;
 const posted: string[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser());
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (request) => {
     if (request.url().endsWith('/api/contact') && request.method() === 'POST') {
@@ -21,10 +22,7 @@ beforeAll(async () => {
     }
   });
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 describe('the contact page', () => {
   it('says which fields are required without sending anything', async () => {

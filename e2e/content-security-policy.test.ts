@@ -3,10 +3,10 @@
 // checkout dialog with its sandbox frame and the API reference load without a single violation.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
 import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
 import { PUBLIC_PAGES, DASHBOARD_SECTIONS as SECTIONS } from './support/pages.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,9 +23,10 @@ function watch(target: Page): void {
   });
 }
 
+let stopServerAndBrowser: () => Promise<void>;
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop: stopServerAndBrowser } = await startServerAndBrowser());
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   // Runs before any page script, through the DevTools protocol (the CSP does not govern it).
   await context.addInitScript(() => {
@@ -40,8 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await server?.stop();
+  await stopServerAndBrowser?.();
 });
 
 describe('the Content-Security-Policy', () => {

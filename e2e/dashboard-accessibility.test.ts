@@ -1,31 +1,22 @@
 // Every dashboard section checked by axe-core at a desktop and a phone width, for an account with a plan
 // (so Proxy Setup and Proxy Settings show their full screens), plus the checkout and delete dialogs.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
-import { launchBrowser } from './support/browser.ts';
-import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
+import { startSignedInSuite } from './support/fixture.ts';
+import { buyDatacenterPlan, openSection } from './support/journeys.ts';
 import { DASHBOARD_SECTIONS as SECTIONS } from './support/pages.ts';
-import { type RunningServer, startServer } from './support/server.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  await signUpThroughForm(page, server.url, newAccount());
+  ({ page, stop } = await startSignedInSuite({
+    context: { viewport: { width: 1280, height: 800 } },
+  }));
   await buyDatacenterPlan(page);
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 /** Opens a section (through the drawer on a phone) and waits until it has loaded. */
 async function show(section: (typeof SECTIONS)[number], width: number): Promise<void> {

@@ -1,29 +1,27 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { newAccount, signUpThroughForm } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser());
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 const sidebarState = (page: import('playwright-core').Page) =>
   page.locator('[data-sidebar="sidebar"][data-state]').first().getAttribute('data-state');
 
 describe('the dashboard shell', () => {
   it('toggles the sidebar with Ctrl+B and remembers it in a cookie for 7 days', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
     expect(await sidebarState(page)).toBe('expanded');
 
     await page.keyboard.press('Control+b');
@@ -43,9 +41,9 @@ describe('the dashboard shell', () => {
   });
 
   it('is a drawer under 768 px: the toggle or Ctrl+B opens it, Escape and choosing a section close it', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 375, height: 800 },
+    });
     expect(await page.locator('[data-sidebar="sidebar"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Toggle Sidebar' }).click();
     const drawer = page.getByRole('dialog', { name: 'Navigation' });
@@ -61,18 +59,18 @@ describe('the dashboard shell', () => {
   });
 
   it("shows 'coming soon' for a section id it does not know", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
     await page.goto(`${server.url}/dashboard?section=affiliates`);
     await page.getByText('The “affiliates” section is coming soon.').waitFor();
     await context.close();
   });
 
   it('switches sections in page state and shows each title in the header', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
     await page.getByRole('button', { name: 'User Settings' }).click();
     await expect
       .poll(() => page.getByRole('heading', { name: 'Account Settings' }).count())
@@ -82,10 +80,9 @@ describe('the dashboard shell', () => {
   });
 
   it('changes the password from User Settings', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const account = newAccount();
-    await signUpThroughForm(page, server.url, account);
+    const { context, page, account } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
     await page.getByRole('button', { name: 'User Settings' }).click();
 
     await page.getByLabel('Current Password', { exact: true }).fill(account.password);
@@ -120,10 +117,9 @@ describe('the dashboard shell', () => {
   });
 
   it('deletes the account from the danger zone, logs out, and the account can no longer sign in', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const account = newAccount();
-    await signUpThroughForm(page, server.url, account);
+    const { context, page, account } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
     await page.getByRole('button', { name: 'User Settings' }).click();
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog');

@@ -1,22 +1,20 @@
 import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser());
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 describe('the Help Center', () => {
   it('links a card to each of the 16 guides, with breadcrumbs', async () => {

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
-import { newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
+import { openSignedInPage } from './support/fixture.ts';
+import { openSection } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 let browser: Browser;
@@ -25,9 +26,9 @@ describe('payments on a fresh clone (both sandboxes)', () => {
     await expect
       .poll(() => server.output())
       .toContain('Payments: TEST MODE: payments are simulated (Cryptomus and Bitcart sandbox)');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 900 },
+    });
     const banner = page.getByTestId('test-mode-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toBe('Test mode: payments are simulated');
@@ -37,9 +38,9 @@ describe('payments on a fresh clone (both sandboxes)', () => {
   });
 
   it('shows a short payment in a coin with no USD amount as Under review, crediting nothing', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 900 },
+    });
     await openSection(page, 'Top-up');
     await page.getByRole('button', { name: '$25', exact: true }).click();
     await page.getByRole('button', { name: 'Pay with Cryptomus' }).click();
@@ -79,9 +80,9 @@ describe('payments beside a real Cryptomus (PAYMENTS_SANDBOX=auto)', () => {
       .poll(() => server.output())
       .toContain('Payments: Cryptomus live; Bitcart unavailable (no credentials)');
     expect(server.output()).not.toContain('TEST MODE');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await signUpThroughForm(page, server.url, newAccount());
+    const { context, page } = await openSignedInPage(browser, server, {
+      viewport: { width: 1280, height: 900 },
+    });
     await openSection(page, 'Top-up');
     await page.getByRole('button', { name: '$10', exact: true }).click();
     await page

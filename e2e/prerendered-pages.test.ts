@@ -3,8 +3,8 @@ import { gunzipSync } from 'node:zlib';
 import { type HTMLElement, parse } from 'node-html-parser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -12,14 +12,12 @@ let browser: Browser;
 // The site's public origin, as an operator sets it: every absolute link in the pages must use it.
 const PUBLIC_URL = 'https://proxies.example.com';
 
+let stop: () => Promise<void>;
+
 beforeAll(async () => {
-  server = await startServer({ PUBLIC_URL });
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser({ PUBLIC_URL }));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 const articles: Array<[string, string]> = [
   ['/help/getting-started', 'Getting Started'],

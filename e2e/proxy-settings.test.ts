@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
 import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm, topUp } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 // Proxy Settings against the demo inventory `npm start` seeds (datacenter: US Virginia, DE Hesse, NL).
 
@@ -10,17 +11,16 @@ let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let stopServerAndBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop: stopServerAndBrowser } = await startServerAndBrowser());
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await server?.stop();
+  await stopServerAndBrowser?.();
 });
 
 const save = () => page.getByRole('button', { name: 'Save Settings' }).click();

@@ -6,11 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
-import { buyDatacenterPlan, newAccount, openSection, signUpThroughForm } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startSignedInSuite } from './support/fixture.ts';
+import { buyDatacenterPlan, newAccount, openSection } from './support/journeys.ts';
+import type { RunningServer } from './support/server.ts';
 
 const run = promisify(execFile);
 const BIG_BYTES = 32 * 1024 * 1024;
@@ -21,10 +22,9 @@ const bigDigest = createHash('sha256').update(bigBody).digest('hex');
 let origin: Server;
 let originPort: number;
 let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let workDir: string;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   origin = createServer((request, response) => {
@@ -40,23 +40,17 @@ beforeAll(async () => {
   originPort = (origin.address() as AddressInfo).port;
   workDir = mkdtempSync(join(tmpdir(), 'bytegate-proxy-setup-'));
   // Tests reach a loopback origin on a random port: the development settings open both.
-  server = await startServer({
-    GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
-    GATEWAY_OPEN_PORTS: String(originPort),
-  });
-  browser = await launchBrowser();
-  context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-    acceptDownloads: true,
-  });
-  page = await context.newPage();
-  await signUpThroughForm(page, server.url, newAccount());
+  ({ server, page, stop } = await startSignedInSuite({
+    env: { GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', GATEWAY_OPEN_PORTS: String(originPort) },
+    context: {
+      viewport: { width: 1280, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+      acceptDownloads: true,
+    },
+  }));
 });
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
+  await stop?.();
   await new Promise((resolve) => origin?.close(resolve));
   rmSync(workDir, { recursive: true, force: true });
 });

@@ -1,20 +1,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from './support/browser.ts';
+import { saveScreenshot } from './support/browser.ts';
+import { startServerAndBrowser } from './support/fixture.ts';
 import { newAccount, signUpThroughForm } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser, stop } = await startServerAndBrowser());
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 
 const routes = [
   { path: '/', heading: 'Proxies billed by the gigabyte. Traffic that never expires.' },

@@ -2,8 +2,9 @@
 // group), reading what they print, their RSS and CPU, stopping them, installing the peers.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@bytegate/gateway/testing';
 
 const children = new Set<ChildProcess>();
 
@@ -182,14 +183,7 @@ export function groupCpuMs(pid: number | undefined): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 export function hasCommand(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;

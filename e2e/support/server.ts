@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, freeRange } from '@bytegate/gateway/testing';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,38 +17,6 @@ export interface RunningServer {
   dataDir: string;
   /** Stops the server; its data directory is removed unless `keepData` (then the caller removes it). */
   stop(options?: { keepData?: boolean }): Promise<void>;
-}
-
-async function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-/** `count` consecutive free ports, for the gateway's sticky range. */
-async function freePortRange(count: number): Promise<{ first: number; last: number }> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const first = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = Array.from({ length: count }, (_, i) => first + i);
-    if ((await Promise.all(ports.map(isFree))).every(Boolean)) {
-      return { first, last: first + count - 1 };
-    }
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -72,7 +40,7 @@ async function startServerOnce(env: Record<string, string>): Promise<RunningServ
   const port = await freePort();
   const gatewayPort = await freePort();
   const socksPort = await freePort();
-  const stickyPorts = await freePortRange(5);
+  const stickyPorts = await freeRange(5);
   const dataDir = mkdtempSync(join(tmpdir(), 'bytegate-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
