@@ -100,6 +100,8 @@ export class ForwardExchange implements TargetOwner {
   private keepTarget = false;
   /** Client bytes past this request's end (a pipelined request): handed back when done. */
   private pipelined: Buffer = EMPTY;
+  /** Client bytes that came while the exit was still opening (an upstream tunnel): sent at start. */
+  private early: Buffer = EMPTY;
 
   constructor(
     private readonly client: Socket,
@@ -119,13 +121,21 @@ export class ForwardExchange implements TargetOwner {
     target.setTimeout(RESPONSE_IDLE_TIMEOUT_MS);
     target.cork();
     target.write(this.request.head);
-    this.onClientData(body);
+    const early = this.early;
+    if (early.length > 0) {
+      this.early = EMPTY;
+      // Flowing again; what follows may pause the client once more (backpressure, a pipelined request).
+      this.client.resume();
+    }
+    this.onClientData(early.length > 0 ? Buffer.concat([body, early]) : body);
     target.uncork();
   }
 
   /** Client bytes read past this request (for a retry of a failed exchange). */
   takePipelined(): Buffer {
-    const pipelined = this.pipelined;
+    // Bytes held while the exit opened come first: the exchange failed before it could send them.
+    const pipelined = this.early.length > 0 ? Buffer.concat([this.early, this.pipelined]) : this.pipelined;
+    this.early = EMPTY;
     this.pipelined = EMPTY;
     return pipelined;
   }
@@ -133,6 +143,12 @@ export class ForwardExchange implements TargetOwner {
   /** Client bytes while this exchange runs: the request body, then anything pipelined after it. */
   onClientData(chunk: Buffer): void {
     if (chunk.length === 0) {
+      return;
+    }
+    if (!this.connection) {
+      // No connection yet to write the body to: hold it, and read no more until there is one.
+      this.early = this.early.length > 0 ? Buffer.concat([this.early, chunk]) : chunk;
+      this.client.pause();
       return;
     }
     let used = 0;

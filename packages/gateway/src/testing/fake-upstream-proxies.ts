@@ -120,12 +120,14 @@ async function listen(onSocket: (socket: Socket, seen: SeenAttempt[]) => Promise
 /**
  * An HTTP CONNECT proxy that requires `username:password`. With `coalesce`, it waits for the target's
  * first bytes and sends them in the same write as its 200 answer (what a server-first protocol does to
- * a real proxy), so the client must keep bytes that follow the response head.
+ * a real proxy), so the client must keep bytes that follow the response head. With `answerDelayMs`, it
+ * is that slow to answer (a distant provider), so a client's bytes arrive while the tunnel opens.
  */
 export function startHttpConnectProxy(account: {
   username: string;
   password: string;
   coalesce?: boolean;
+  answerDelayMs?: number;
 }): Promise<FakeProxy> {
   return listen(async (client, seen) => {
     const reader = byteReader(client);
@@ -152,6 +154,9 @@ export function startHttpConnectProxy(account: {
       return;
     }
     const answer = Buffer.from('HTTP/1.1 200 Connection established\r\nVia: 1.1 fake\r\n\r\n');
+    if (account.answerDelayMs) {
+      await new Promise((resolve) => setTimeout(resolve, account.answerDelayMs));
+    }
     if (account.coalesce) {
       const first = await new Promise<Buffer>((resolve) =>
         upstream.once('data', (chunk: Buffer) => {

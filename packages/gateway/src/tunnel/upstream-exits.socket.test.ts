@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import {
+  type AddressInfo,
+  connect,
+  createServer as createTcpServer,
+  type Server as TcpServer,
+} from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,8 +45,10 @@ let originPort: number;
 let banner: TcpServer;
 let bannerPort: number;
 let closedPort: number;
-const fakes: Record<'http' | 'socks' | 'httpWrong' | 'socksWrong' | 'silent' | 'coalescing', FakeProxy> =
-  {} as never;
+const fakes: Record<
+  'http' | 'socks' | 'httpWrong' | 'socksWrong' | 'silent' | 'coalescing' | 'slow',
+  FakeProxy
+> = {} as never;
 // Also an upstream that is another Bytegate gateway: our own HTTP and SOCKS5 listeners as the provider.
 let chained: Gateway;
 let chainedPorts: ListeningPorts;
@@ -125,6 +132,7 @@ beforeAll(async () => {
   fakes.socksWrong = await startSocks5Proxy(account);
   fakes.silent = await startSilentProxy();
   fakes.coalescing = await startHttpConnectProxy({ ...account, coalesce: true });
+  fakes.slow = await startHttpConnectProxy({ ...account, answerDelayMs: 200 });
 
   const settings = {
     host: '127.0.0.1',
@@ -149,6 +157,7 @@ beforeAll(async () => {
     .addPlan({ ...customer, planId: 'plan-mob', login: 'bgfrontmobi1', poolType: 'mobile' })
     .addExit(upstreamExit('fake-http', 'datacenter', 'US', proxyUrl('http', fakes.http.port)))
     .addExit(upstreamExit('fake-socks', 'datacenter', 'GB', proxyUrl('socks5', fakes.socks.port)))
+    .addExit(upstreamExit('slow-http', 'datacenter', 'SE', proxyUrl('http', fakes.slow.port)))
     .addExit(upstreamExit('chained-http', 'datacenter', 'FR', chainedUrl('http', chainedPorts.httpPort)))
     .addExit(
       upstreamExit('chained-socks', 'datacenter', 'NL', chainedUrl('socks5', chainedPorts.socksPort ?? 0)),
@@ -205,6 +214,27 @@ describe('upstream exits', () => {
       );
     },
   );
+
+  it('keep a request body that arrives while a slow upstream is still opening its tunnel', async () => {
+    const body = payload.subarray(0, 256 * 1024);
+    const auth = Buffer.from(`${customer.login}__cr.se:${customer.password}`).toString('base64');
+    const socket = connect(frontPorts.httpPort, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    });
+    socket.write(
+      `POST http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Authorization: Basic ${auth}\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    // The upstream answers its CONNECT after 200 ms: the body reaches the gateway before it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write(body);
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(createHash('sha256').update(body).digest('hex'));
+  });
 
   it('work with a real proxy as the upstream: another Bytegate gateway, over HTTP and SOCKS5', async () => {
     chained.meter.drain();
