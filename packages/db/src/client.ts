@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleNodePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -41,6 +41,48 @@ export interface CreateDbOptions {
   queryTimeoutMs?: number;
 }
 
+/**
+ * `db.transaction` on a pool that always gives its connection back. drizzle sends BEGIN before its
+ * try/finally, so a BEGIN that fails (the database stopped answering) kept its pooled connection for
+ * good: a few failed transactions in an outage exhausted the pool, and `pool.end()` then never
+ * finished. Here the connection is released whatever happens, and destroyed rather than reused when
+ * the failure was the connection's (a BEGIN, COMMIT or ROLLBACK that failed), not the callback's.
+ */
+function transactionsReleasingClients(pool: pg.Pool) {
+  // One drizzle instance per pooled connection (building one costs about 0.1 ms).
+  const scopedByClient = new WeakMap<pg.PoolClient, NodePgDatabase<Schema>>();
+  return async <T>(
+    run: (tx: Transaction) => Promise<T>,
+    config?: Parameters<Database['transaction']>[1],
+  ): Promise<T> => {
+    const client = await pool.connect();
+    let scoped = scopedByClient.get(client);
+    if (!scoped) {
+      scoped = drizzleNodePg({ client, schema, casing: 'snake_case' });
+      scopedByClient.set(client, scoped);
+    }
+    let callbackError: unknown = null;
+    let broken: Error | undefined;
+    try {
+      return await scoped.transaction(async (tx) => {
+        try {
+          return await run(tx as unknown as Transaction);
+        } catch (error) {
+          callbackError = error;
+          throw error;
+        }
+      }, config);
+    } catch (error) {
+      if (error !== callbackError) {
+        broken = error instanceof Error ? error : new Error(String(error));
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     // Bounded waits: when the database or the network to it stops answering, a query fails within
@@ -60,6 +102,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     const probe = await pool.connect();
     probe.release();
     const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' });
+    db.transaction = transactionsReleasingClients(pool) as typeof db.transaction;
     return {
       db: db as unknown as Database,
       kind: 'postgres',
