@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { PRODUCT_NAME } from '@bytegate/contracts/constants';
 import { z } from 'zod';
 
 /**
@@ -49,6 +50,24 @@ const portList = z
     }
     return ports;
   });
+
+/** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465 (TLS). */
+const smtpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an smtp:// or smtps:// URL with a host, like smtps://user:password@mail.example:465');
+
+/** One sender: `Name <address@host>` or a bare `address@host`. */
+const mailFrom = z
+  .string()
+  .regex(
+    /^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+    'must be one sender, like Bytegate <no-reply@bytegate.example> or no-reply@bytegate.example',
+  );
 
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
 const isProxyAddress = (text: string) =>
@@ -136,6 +155,8 @@ const envSchema = z.object({
   BITCART_STORE_ID: optionalText,
   BITCART_ADMIN_URL: optionalUrl,
   PAYMENTS_SANDBOX: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto'),
+  SMTP_URL: optionalText.pipe(smtpUrl.optional()),
+  MAIL_FROM: optionalText.pipe(mailFrom.optional()),
 });
 
 /** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
@@ -194,6 +215,12 @@ export interface Config {
   bitcart: { apiUrl: string; adminUrl: string; token: string; storeId: string } | null;
   /** auto: sandboxes only when no provider is configured; on: for every unconfigured one; off: never. */
   paymentsSandbox: PaymentsSandboxSetting;
+  mail: {
+    /** The SMTP server mail is sent through; null writes every message to `DATA_DIR/outbox` instead. */
+    smtpUrl: string | null;
+    /** The From of every message: `Bytegate <no-reply@{host of PUBLIC_URL}>` unless MAIL_FROM says. */
+    from: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -294,6 +321,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     paymentsSandbox: e.PAYMENTS_SANDBOX,
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
+    },
   };
 }
 

@@ -100,4 +100,29 @@ describe('loadConfig', () => {
     expect(complete.bitcart?.adminUrl).toBe('https://pay.example/admin');
     expect(complete.cryptomus).toBeNull();
   });
+
+  it('sends mail through SMTP_URL, or to the outbox when it is unset', () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: 'Bytegate <no-reply@localhost>' });
+    expect(loadConfig({ SMTP_URL: ' ' }).mail.smtpUrl).toBeNull();
+    expect(loadConfig({ SMTP_URL: 'smtp://user:pass@mail.example:587' }).mail.smtpUrl).toBe(
+      'smtp://user:pass@mail.example:587',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example' }).mail.smtpUrl).toBe('smtps://mail.example');
+    for (const bad of ['mail.example:587', 'http://mail.example', 'smtp://', 'smtp:mail']) {
+      expect(() => loadConfig({ SMTP_URL: bad })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    }
+  });
+
+  it('sends from MAIL_FROM, by default no-reply at the public host', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://bytegate.example:8443/' }).mail.from).toBe(
+      'Bytegate <no-reply@bytegate.example>',
+    );
+    expect(loadConfig({ MAIL_FROM: 'Support <support@bytegate.example>' }).mail.from).toBe(
+      'Support <support@bytegate.example>',
+    );
+    expect(loadConfig({ MAIL_FROM: 'support@bytegate.example' }).mail.from).toBe('support@bytegate.example');
+    for (const bad of ['support', 'a@b.example, c@d.example', 'Support <support>', 'x@y\r\nBcc: z@w']) {
+      expect(() => loadConfig({ MAIL_FROM: bad })).toThrow(/MAIL_FROM: must be one sender/);
+    }
+  });
 });
