@@ -23,8 +23,9 @@ describe('payments on a fresh clone (both sandboxes)', () => {
   });
 
   it('says test mode at start-up and on every dashboard section', async () => {
+    // The banner is printed once the gateway is up too, which can be after the API answers.
     await expect
-      .poll(() => server.output())
+      .poll(() => server.output(), { timeout: 15_000 })
       .toContain('Payments: TEST MODE: payments are simulated (Cryptomus and Bitcart sandbox)');
     const { context, page } = await openSignedInPage(browser, server, {
       viewport: { width: 1280, height: 900 },
@@ -77,7 +78,7 @@ describe('payments beside a real Cryptomus (PAYMENTS_SANDBOX=auto)', () => {
 
   it('disables the Bitcart button with a note, and shows no test-mode banner', async () => {
     await expect
-      .poll(() => server.output())
+      .poll(() => server.output(), { timeout: 15_000 })
       .toContain('Payments: Cryptomus live; Bitcart unavailable (no credentials)');
     expect(server.output()).not.toContain('TEST MODE');
     const { context, page } = await openSignedInPage(browser, server, {
