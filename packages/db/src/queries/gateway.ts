@@ -22,6 +22,8 @@ export async function listPlansForGateway(db: Executor, params: { since: Date | 
       trafficUsedBytes: plans.trafficUsedBytes,
       isActive: plans.isActive,
       updatedAt: plans.updatedAt,
+      /** Set while staff have disabled the owner: the gateway treats the plan as inactive. */
+      ownerDisabledAt: users.disabledAt,
       unblockedPorts: users.unblockedPorts,
       unblockedHosts: users.unblockedHosts,
       settings: proxySettings,

@@ -1,4 +1,5 @@
 export * from './allowlist.ts';
+export * from './audit.ts';
 export * from './contact-messages.ts';
 export * from './gateway.ts';
 export * from './ledger.ts';
@@ -6,6 +7,7 @@ export * from './orders.ts';
 export * from './plans.ts';
 export * from './proxy-settings.ts';
 export * from './sessions.ts';
+export * from './staff.ts';
 export * from './trusted-devices.ts';
 export * from './usage.ts';
 export * from './users.ts';

@@ -22,7 +22,10 @@ export async function createSession(
   return row;
 }
 
-/** The live session for a token hash with its (not deleted) user, or null when unknown, expired or revoked. */
+/**
+ * The live session for a token hash with its (not deleted, not disabled) user, or null when unknown,
+ * expired or revoked. Disabling revokes the sessions too; the check here holds should one slip through.
+ */
 export async function getLiveSessionByTokenHash(
   db: Executor,
   params: { tokenHash: string; now: Date },
@@ -37,6 +40,7 @@ export async function getLiveSessionByTokenHash(
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, params.now),
         isNull(users.deletedAt),
+        isNull(users.disabledAt),
       ),
     )
     .limit(1);

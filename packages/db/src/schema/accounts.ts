@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, inet, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  inet,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -8,6 +19,9 @@ const timestamps = {
     .defaultNow()
     .$onUpdate(() => new Date()),
 };
+
+/** Who a user is to Bytegate: every signup is a customer; `bytegate staff grant` makes support or admins. */
+export const userRole = pgEnum('user_role', ['customer', 'support', 'admin']);
 
 /**
  * A customer account. Emails are stored lower-cased and are unique. A deleted account keeps its row
@@ -27,6 +41,9 @@ export const users = pgTable(
     unblockedPorts: integer().array().notNull().default(sql`'{}'::integer[]`),
     /** Blocked-category domains support opened for this customer (each with every name under it). */
     unblockedHosts: text().array().notNull().default(sql`'{}'::text[]`),
+    role: userRole().notNull().default('customer'),
+    /** Set while staff have disabled the account: no sign-in, and its plans stop at the gateway. */
+    disabledAt: timestamp({ withTimezone: true }),
     deletedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },

@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './audit.ts';
 export * from './billing.ts';
 export * from './inventory.ts';
 export * from './plans.ts';
