@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userRoleSchema } from './admin.ts';
 import {
   companyField,
   emailField,
@@ -82,6 +83,8 @@ export type CookieAuthResponse = z.infer<typeof cookieAuthResponseSchema>;
 
 export const meResponseSchema = z.object({
   user: userSchema,
+  /** The user's role: a staff role (support, admin) opens the back office at /admin. */
+  role: userRoleSchema,
   /** On a cookie session: the CSRF token its state-changing requests send (a reloaded page asks here). */
   csrfToken: z.string().optional(),
 });

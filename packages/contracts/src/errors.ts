@@ -25,8 +25,10 @@ export const errorCatalogue = {
    * another session's, or from another site.
    */
   CSRF_FAILED: 403,
-  /** The signed-in user may not do this. */
+  /** The signed-in user may not do this (a customer on a staff route, support beyond its limits). */
   FORBIDDEN: 403,
+  /** Staff disabled this account: it cannot sign in, and its proxies stop working. */
+  ACCOUNT_DISABLED: 403,
   /** No such route or resource (another user's resource is also a 404). */
   NOT_FOUND: 404,
   /** An account with this email already exists. */

@@ -90,6 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
           200: z.union([authResponseSchema, cookieAuthResponseSchema]),
           400: errorResponseSchema,
           401: errorResponseSchema,
+          403: errorResponseSchema,
           429: errorResponseSchema,
         },
       },
@@ -128,7 +129,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
     },
     async (request) => {
       const { user, csrfToken } = getAuth(request);
-      return csrfToken ? { user: presentUser(user), csrfToken } : { user: presentUser(user) };
+      const me = { user: presentUser(user), role: user.role };
+      return csrfToken ? { ...me, csrfToken } : me;
     },
   );
 

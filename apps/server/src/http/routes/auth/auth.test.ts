@@ -137,12 +137,13 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
       expect(unknown.status).toBe(401);
     });
 
-    it('answers the signed-in user without private fields', async () => {
+    it('answers the signed-in user without private fields, and their role', async () => {
       const { token, email } = await createUserViaApi(server, { company: 'Acme' });
       const { status, body } = await server.request('GET', '/api/auth/me', { token });
       expect(status).toBe(200);
       expect(body).toEqual({
         user: { firstName: 'Ada', lastName: 'Lovelace', email, company: 'Acme', balance: 0 },
+        role: 'customer',
       });
     });
   });
