@@ -84,7 +84,8 @@ export class DbGatewayStore implements GatewayStore {
         poolType: row.poolType,
         threadLimit: row.threadLimit,
         trafficLeftBytes: row.trafficTotalBytes - row.trafficUsedBytes,
-        isActive: row.isActive,
+        // A disabled owner's plans stop like deactivated ones (open tunnels close within 2 s).
+        isActive: row.isActive && row.ownerDisabledAt === null,
         unblocks:
           row.unblockedPorts.length > 0 || row.unblockedHosts.length > 0
             ? { ports: new Set(row.unblockedPorts), hosts: new DomainSet(row.unblockedHosts) }

@@ -7,6 +7,7 @@ import {
   startGatewayFixture,
   within,
 } from '../testing/gateway-fixture.ts';
+import { createUserWithRole } from '../testing/staff.ts';
 import { queryRows } from '../testing/test-server.ts';
 
 describe.each(testDatabaseKinds())('open connections of a plan that changes, on %s', (kind) => {
@@ -106,6 +107,48 @@ describe.each(testDatabaseKinds())('open connections of a plan that changes, on 
         fixture.server,
         `update plans set is_active = false, updated_at = now() where id = '${customer.planId}'`,
       ),
+    );
+    expect(elapsed).toBeLessThan(2000);
+  });
+
+  it('closes them within 2 s of staff disabling the account, and lets the plan work again once enabled', async () => {
+    const staff = await createUserWithRole(fixture.server, 'support');
+    const customer = await buyDatacenterPlan(fixture.server);
+    const [owner] = await queryRows<{ user_id: string }>(
+      fixture.server,
+      `select user_id from plans where id = '${customer.planId}'`,
+    );
+    const socket = await openTunnel(`${customer.login}:${customer.password}`);
+    const elapsed = await closedAfter(socket, async () => {
+      const answer = await fixture.server.request('POST', `/api/admin/customers/${owner?.user_id}/disable`, {
+        token: staff.token,
+        body: { reason: 'abuse report' },
+      });
+      expect(answer.status).toBe(200);
+    });
+    expect(elapsed).toBeLessThan(2000);
+    expect((await tunnel(`${customer.login}:${customer.password}`)).status).not.toBe(
+      'HTTP/1.1 200 Connection Established',
+    );
+    await fixture.server.request('POST', `/api/admin/customers/${owner?.user_id}/enable`, {
+      token: staff.token,
+      body: { reason: 'resolved' },
+    });
+    (await openTunnel(`${customer.login}:${customer.password}`)).destroy();
+  });
+
+  it('applies a thread limit staff change within 2 s', async () => {
+    const staff = await createUserWithRole(fixture.server, 'support');
+    const customer = await buyDatacenterPlan(fixture.server);
+    await within(3000, async () => fixture.gateway.store.getPlanById(customer.planId) !== undefined);
+    const answer = await fixture.server.request('POST', `/api/admin/plans/${customer.planId}/threads`, {
+      token: staff.token,
+      body: { threadLimit: 3, reason: 'abuse report' },
+    });
+    expect(answer.status).toBe(200);
+    const elapsed = await within(
+      2000,
+      async () => fixture.gateway.store.getPlanById(customer.planId)?.threadLimit === 3,
     );
     expect(elapsed).toBeLessThan(2000);
   });

@@ -5,12 +5,13 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
+import { createMailer } from '../mail/mailer.ts';
 import { PROVIDER_NAMES } from '../payments/provider.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
-import type { ServiceContext } from '../services/context.ts';
+import type { MailContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { bodyDepthPlugin } from './plugins/body-depth.ts';
@@ -18,6 +19,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { allowFramingBySelf, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitError } from './rate-limits.ts';
 import { accountRoutes } from './routes/account/account.routes.ts';
+import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
@@ -76,7 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
-  const ctx: ServiceContext = { config, db, log: app.log };
+  const ctx: MailContext = { config, db, log: app.log, mailer: createMailer(config, app.log) };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -130,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(ordersRoutes, { ctx });
       await api.register(dashboardRoutes, { ctx });
       await api.register(topupRoutes, { ctx, payments });
+      await api.register(adminRoutes, { ctx, prefix: '/admin' });
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,8 @@ import { messages } from '@bytegate/contracts/messages';
 import { createExits } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStaffRole } from '../services/back-office/set-staff-role.ts';
+import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { createUserViaApi, startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -129,6 +131,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
   let token: string;
   let password: string;
   let planId: string;
+  let userId: string;
   let openApi: OpenApi;
   let emails = 0;
 
@@ -166,6 +169,13 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     const user = await createUserViaApi(server);
     token = user.token;
     password = user.password;
+    // An admin, so that the back office's routes get past their staff guard to their validation too.
+    userId = (
+      await setStaffRole(
+        { db: server.database.db, config: server.config },
+        { email: user.email, role: 'admin', actor: CLI_ACTOR },
+      )
+    ).userId;
     await adjustBalance(
       { db: server.database.db, config: server.config },
       { email: user.email, amountCents: 100_00, reason: 'test credit' },
@@ -196,7 +206,10 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
       case 'newPassword':
         return 'another long password';
       case 'subuser_id':
+      case 'planId':
         return planId;
+      case 'userId':
+        return userId;
       case 'pool_type':
         return 'residential';
       case 'countries':
@@ -282,6 +295,11 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
       'GET /api/orders/{orderId}/invoice',
       'POST /api/topup/cryptomus/create-invoice',
       'GET /api/topup/bitcart/status',
+      'GET /api/admin/customers',
+      'GET /api/admin/customers/{userId}',
+      'POST /api/admin/customers/{userId}/balance',
+      'POST /api/admin/plans/{planId}/threads',
+      'GET /api/admin/audit',
     ]) {
       expect(routes, route).toContain(route);
     }

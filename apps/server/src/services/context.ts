@@ -1,6 +1,7 @@
 import type { Database } from '@bytegate/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Mailer } from '../mail/mailer.ts';
 
 /** What every use case gets: the database and the settings, passed in, never imported. */
 export interface ServiceContext {
@@ -8,7 +9,12 @@ export interface ServiceContext {
   config: Config;
   /** The server's pino logger, for what an operator must act on (a top-up held for review). */
   log?: FastifyBaseLogger;
+  /** Outgoing mail (SMTP, or the outbox without SMTP_URL); buildApp sets it, see `MailContext`. */
+  mailer?: Mailer;
 }
+
+/** The context of a use case that sends mail: the one the HTTP app builds, with its mailer. */
+export type MailContext = ServiceContext & { mailer: Mailer };
 
 /** Who is asking: the client's address and agent, recorded on sessions and messages. */
 export interface RequestOrigin {

@@ -1,3 +1,4 @@
+import type { StaffRole } from '@bytegate/contracts/admin';
 import { messages } from '@bytegate/contracts/messages';
 import type { SessionRow, UserRow } from '@bytegate/db/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -6,6 +7,7 @@ import type { Config } from '../../config.ts';
 import { authenticateToken } from '../../services/accounts/authenticate-token.ts';
 import { csrfTokenFor, isCsrfTokenValid } from '../../services/accounts/session-tokens.ts';
 import { TRUSTED_DEVICE_TTL_MS } from '../../services/accounts/trusted-devices.ts';
+import { hasRole } from '../../services/back-office/staff-actor.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { DomainError } from '../../services/domain-error.ts';
 
@@ -24,6 +26,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: answers 401 unless a live bearer token or session cookie came with the request. */
     requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * onRequest hook of a staff role: 401 like `requireAuth` without a live session, 403 when the
+     * signed-in user's role does not include `role` (admin includes support).
+     */
+    requireStaff: (role: StaffRole) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -117,6 +124,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceCo
       }
     }
     request.auth = { ...found, csrfToken: csrfTokenFor(cookie) };
+  });
+  app.decorate('requireStaff', (role: StaffRole) => async (request: FastifyRequest, reply: FastifyReply) => {
+    await app.requireAuth(request, reply);
+    if (!hasRole(getAuth(request).user.role, role)) {
+      throw new DomainError('FORBIDDEN', role === 'admin' ? messages.adminOnly : messages.staffOnly);
+    }
   });
 });
 

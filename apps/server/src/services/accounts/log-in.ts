@@ -58,6 +58,10 @@ export async function logIn(
     throw new DomainError('INVALID_CREDENTIALS', messages.invalidCredentials);
   }
   props.throttle.recordSuccess(attempt);
+  // Told only to whoever knows the password, so the refusal reveals nothing to a guesser.
+  if (user.disabledAt) {
+    throw new DomainError('ACCOUNT_DISABLED', messages.accountDisabled);
+  }
   const token = await startSession(ctx.db, {
     userId: user.id,
     ttlMs: ctx.config.sessionTtlMs,

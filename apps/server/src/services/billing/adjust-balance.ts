@@ -1,28 +1,62 @@
-import { getActiveUserByEmail, insertLedgerEntry, lockUserBalance } from '@bytegate/db/queries';
+import { SUPPORT_BALANCE_LIMIT_CENTS } from '@bytegate/contracts/admin';
+import { messages } from '@bytegate/contracts/messages';
+import { formatUsd } from '@bytegate/contracts/money';
+import {
+  getActiveUserByEmail,
+  getActiveUserById,
+  insertAuditEntry,
+  insertLedgerEntry,
+  lockUserBalance,
+} from '@bytegate/db/queries';
+import { CLI_ACTOR, hasRole, type StaffActor } from '../back-office/staff-actor.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 
-export interface AdjustBalanceProps {
-  email: string;
+export type AdjustBalanceProps = (
+  | { /** The account by email (the command line). */ email: string; userId?: undefined }
+  | { /** The account by id (the back office). */ userId: string; email?: undefined }
+) & {
   /** Signed cents: positive credits, negative debits. */
   amountCents: number;
+  /** Why; kept in the ledger and in the audit log. */
   reason: string;
-}
+  /**
+   * Who adjusts, for the support limit and the audit log: the back office passes the signed-in staff
+   * member; left out, it is the operator on the host (the `bytegate` command, scripts, tests).
+   */
+  actor?: StaffActor | undefined;
+};
 
-/** A back-office adjustment through the same ledger as every other balance change; never below zero. */
+/**
+ * A back-office adjustment through the same ledger as every other balance change; never below zero.
+ * The ledger entry and its audit entry (balance before and after) are written in one transaction.
+ */
 export async function adjustBalance(
   ctx: ServiceContext,
   props: AdjustBalanceProps,
-): Promise<{ balanceCents: number; entryId: string }> {
+): Promise<{ userId: string; balanceCents: number; entryId: string }> {
   if (!Number.isSafeInteger(props.amountCents) || props.amountCents === 0) {
     throw new DomainError(
       'VALIDATION_FAILED',
       'The amount must be a non-zero number of dollars with at most two decimals',
     );
   }
-  const user = await getActiveUserByEmail(ctx.db, { email: props.email.trim().toLowerCase() });
+  const actor = props.actor ?? CLI_ACTOR;
+  if (Math.abs(props.amountCents) > SUPPORT_BALANCE_LIMIT_CENTS && !hasRole(actor.role, 'admin')) {
+    throw new DomainError(
+      'FORBIDDEN',
+      `${messages.adminOnly}: support may adjust a balance by at most ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} at a time`,
+    );
+  }
+  const user =
+    props.email !== undefined
+      ? await getActiveUserByEmail(ctx.db, { email: props.email.trim().toLowerCase() })
+      : await getActiveUserById(ctx.db, { userId: props.userId });
   if (!user) {
-    throw new DomainError('NOT_FOUND', `No account has the email ${props.email}`);
+    throw new DomainError(
+      'NOT_FOUND',
+      props.email !== undefined ? `No account has the email ${props.email}` : 'No such customer',
+    );
   }
   return ctx.db.transaction(async (tx) => {
     const balanceCents = (await lockUserBalance(tx, { userId: user.id })) ?? 0;
@@ -38,6 +72,20 @@ export async function adjustBalance(
       amountCents: props.amountCents,
       reason: props.reason,
     });
-    return { balanceCents: entry.balanceAfterCents, entryId: entry.id };
+    await insertAuditEntry(tx, {
+      actorUserId: actor.userId,
+      actorEmail: actor.email,
+      action: 'customer.balance.adjust',
+      targetType: 'user',
+      targetId: user.id,
+      before: { balanceCents },
+      after: {
+        balanceCents: entry.balanceAfterCents,
+        amountCents: props.amountCents,
+        ledgerEntryId: entry.id,
+      },
+      reason: props.reason,
+    });
+    return { userId: user.id, balanceCents: entry.balanceAfterCents, entryId: entry.id };
   });
 }

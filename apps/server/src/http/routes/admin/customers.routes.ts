@@ -1,0 +1,157 @@
+import {
+  adjustBalanceRequestSchema,
+  adminUserParamsSchema,
+  customerDetailResponseSchema,
+  customerSearchQuerySchema,
+  customerSearchResponseSchema,
+  reasonRequestSchema,
+} from '@bytegate/contracts/admin';
+import { parseDollarsToCents } from '@bytegate/contracts/money';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { disableCustomer } from '../../../services/back-office/disable-customer.ts';
+import { enableCustomer } from '../../../services/back-office/enable-customer.ts';
+import { getCustomerDetail } from '../../../services/back-office/get-customer-detail.ts';
+import { revokeCustomerSessions } from '../../../services/back-office/revoke-customer-sessions.ts';
+import { searchCustomers } from '../../../services/back-office/search-customers.ts';
+import { staffActorOf } from '../../../services/back-office/staff-actor.ts';
+import { adjustBalance } from '../../../services/billing/adjust-balance.ts';
+import type { ServiceContext } from '../../../services/context.ts';
+import { getAuth } from '../../plugins/auth.ts';
+import { errorResponseSchema } from '../errors.ts';
+
+const refusals = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/** Customers as staff see them: search, the customer's page, and the actions on it (each audited). */
+export const customersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    '/customers',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Search customers by email, name, proxy login, allowlisted IP, order number or invoice id',
+        security: [{ bearer: [] }],
+        querystring: customerSearchQuerySchema,
+        response: {
+          200: customerSearchResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => ({ customers: await searchCustomers(ctx, { q: request.query.q }) }),
+  );
+
+  app.get(
+    '/customers/:userId',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A customer's page: profile, balance and ledger, plans, orders, sessions and audit entries",
+        security: [{ bearer: [] }],
+        params: adminUserParamsSchema,
+        response: { 200: customerDetailResponseSchema, ...refusals },
+      },
+    },
+    async (request) => getCustomerDetail(ctx, { userId: request.params.userId }),
+  );
+
+  app.post(
+    '/customers/:userId/balance',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Credit or debit a balance through the ledger (support: at most $100 either way)',
+        security: [{ bearer: [] }],
+        params: adminUserParamsSchema,
+        body: adjustBalanceRequestSchema,
+        response: { 200: customerDetailResponseSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      await adjustBalance(ctx, {
+        userId,
+        // The schema has checked the amount parses to non-zero cents.
+        amountCents: parseDollarsToCents(request.body.amount) ?? 0,
+        reason: request.body.reason,
+        actor: staffActorOf(getAuth(request).user),
+      });
+      return getCustomerDetail(ctx, { userId });
+    },
+  );
+
+  app.post(
+    '/customers/:userId/disable',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Disable an account: no sign-in, sessions revoked, proxies stop within 2 s',
+        security: [{ bearer: [] }],
+        params: adminUserParamsSchema,
+        body: reasonRequestSchema,
+        response: { 200: customerDetailResponseSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      await disableCustomer(ctx, {
+        userId,
+        reason: request.body.reason,
+        actor: staffActorOf(getAuth(request).user),
+      });
+      return getCustomerDetail(ctx, { userId });
+    },
+  );
+
+  app.post(
+    '/customers/:userId/enable',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Re-enable a disabled account',
+        security: [{ bearer: [] }],
+        params: adminUserParamsSchema,
+        body: reasonRequestSchema,
+        response: { 200: customerDetailResponseSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      await enableCustomer(ctx, {
+        userId,
+        reason: request.body.reason,
+        actor: staffActorOf(getAuth(request).user),
+      });
+      return getCustomerDetail(ctx, { userId });
+    },
+  );
+
+  app.post(
+    '/customers/:userId/sessions/revoke',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke every dashboard session of a customer',
+        security: [{ bearer: [] }],
+        params: adminUserParamsSchema,
+        body: reasonRequestSchema,
+        response: { 200: customerDetailResponseSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      await revokeCustomerSessions(ctx, {
+        userId,
+        reason: request.body.reason,
+        actor: staffActorOf(getAuth(request).user),
+      });
+      return getCustomerDetail(ctx, { userId });
+    },
+  );
+};

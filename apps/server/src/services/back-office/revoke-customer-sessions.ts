@@ -1,0 +1,25 @@
+import { insertAuditEntry, revokeUserSessions } from '@bytegate/db/queries';
+import type { ServiceContext } from '../context.ts';
+import { lockCustomer } from './lock-customer.ts';
+import type { StaffActor } from './staff-actor.ts';
+
+/** Signs a customer out everywhere: every dashboard session is revoked at once. */
+export async function revokeCustomerSessions(
+  ctx: ServiceContext,
+  props: { userId: string; reason: string; actor: StaffActor },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await lockCustomer(tx, props.userId);
+    const revokedSessions = await revokeUserSessions(tx, { userId: user.id, now: new Date() });
+    await insertAuditEntry(tx, {
+      actorUserId: props.actor.userId,
+      actorEmail: props.actor.email,
+      action: 'customer.sessions.revoke',
+      targetType: 'user',
+      targetId: user.id,
+      before: { liveSessions: revokedSessions },
+      after: { liveSessions: 0 },
+      reason: props.reason,
+    });
+  });
+}
