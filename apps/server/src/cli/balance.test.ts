@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
-import { createUser, getActiveUserByEmail, sumLedger } from '@bytegate/db/queries';
+import { createUser, getActiveUserByEmail, listAuditEntries, sumLedger } from '@bytegate/db/queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
@@ -51,6 +51,16 @@ describe('bytegate balance adjust', () => {
     const user = await getActiveUserByEmail(database.db, { email: 'buyer@example.com' });
     expect(user?.balanceCents).toBe(1025);
     expect(await sumLedger(database.db, { userId: user?.id ?? '' })).toBe(1025);
+    // Each adjustment is a staff action in the audit log, by the command line.
+    const { rows } = await listAuditEntries(database.db, {
+      action: 'customer.balance.adjust',
+      limit: 10,
+      offset: 0,
+    });
+    expect(rows.map((row) => [row.actorEmail, row.before, row.after?.balanceCents, row.reason])).toEqual([
+      ['cli', { balanceCents: 1250 }, 1025, 'correction'],
+      ['cli', { balanceCents: 0 }, 1250, 'goodwill'],
+    ]);
     await database.close();
   });
 

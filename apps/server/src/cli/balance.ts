@@ -1,6 +1,7 @@
 import { parseDollarsToCents } from '@bytegate/contracts/money';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
+import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { openDatabase } from './open-database.ts';
 
@@ -30,7 +31,7 @@ balanceCommand
       await database.migrate();
       const result = await adjustBalance(
         { db: database.db, config },
-        { email: options.email, amountCents: options.amount, reason: options.reason },
+        { actor: CLI_ACTOR, email: options.email, amountCents: options.amount, reason: options.reason },
       );
       console.log(
         `Adjusted ${options.email} by $${(options.amount / 100).toFixed(2)}: balance is now $${(result.balanceCents / 100).toFixed(2)} (ledger entry ${result.entryId}).`,

@@ -4,6 +4,7 @@ import { balanceCommand } from './balance.ts';
 import { exitsCommand } from './exits.ts';
 import { describeFailure } from './failure.ts';
 import { openDatabase } from './open-database.ts';
+import { staffCommand } from './staff.ts';
 import { start } from './start.ts';
 import { unblockCommand } from './unblock.ts';
 
@@ -35,6 +36,7 @@ program
 
 program.addCommand(balanceCommand);
 program.addCommand(exitsCommand);
+program.addCommand(staffCommand);
 program.addCommand(unblockCommand);
 
 try {
