@@ -10,11 +10,14 @@ describe('web routes', () => {
     expect(isWebRoute('/')).toBe(true);
     expect(isWebRoute('/dashboard')).toBe(true);
     expect(isWebRoute('/help/targeting/target-filters/')).toBe(true);
+    expect(isWebRoute('/admin')).toBe(true);
+    expect(isWebRoute('/admin/customers/0b6a3e0e-4d6c-4c3f-9d0f-1a2b3c4d5e6f')).toBe(true);
   });
 
   it('does not know other paths', () => {
     expect(isWebRoute('/nope')).toBe(false);
     expect(isWebRoute('/help/unknown')).toBe(false);
     expect(isWebRoute('/dashboard/x')).toBe(false);
+    expect(isWebRoute('/administrator')).toBe(false);
   });
 });

@@ -32,9 +32,16 @@ export const WEB_ROUTE_PATHS: readonly string[] = [
   ...HELP_ARTICLE_PATHS,
 ];
 
+/** The staff console: the app's shell at `/admin` and every path under it (it picks its own page). */
+export const CONSOLE_PATH = '/admin';
+
 export function isWebRoute(pathname: string): boolean {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return WEB_ROUTE_PATHS.includes(normalized);
+  return (
+    WEB_ROUTE_PATHS.includes(normalized) ||
+    normalized === CONSOLE_PATH ||
+    normalized.startsWith(`${CONSOLE_PATH}/`)
+  );
 }
 
 /**
