@@ -11,6 +11,10 @@ describe('page heads', () => {
     expect(pageHeadFor('/nope')).toBe(NOT_FOUND_HEAD);
     expect(pageHeadFor('/help/nope')).toBe(NOT_FOUND_HEAD);
     expect(pageHeadFor('/dashboard')).toBeNull();
+    expect(pageHeadFor('/admin')).toBeNull();
+    expect(pageHeadFor('/admin/customers/0b6f')).toBeNull();
+    expect(pageHeadFor('/administrator')).toBe(NOT_FOUND_HEAD);
+    expect(PUBLIC_PAGE_PATHS.some((path) => path.startsWith('/admin'))).toBe(false);
     expect(pageHeadFor('/login')?.isListed).toBe(false);
   });
 

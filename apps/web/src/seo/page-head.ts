@@ -112,9 +112,18 @@ export const NOT_FOUND_HEAD: PageHead = {
 /** Public pages, in the order sitemap.xml and the prerenderer list them. */
 export const PUBLIC_PAGE_PATHS: readonly string[] = [...heads.keys()];
 
+/** Where the staff console lives: the app shell, never prerendered or listed (issue 15). */
+export const CONSOLE_PATH = '/admin';
+
+/** Whether a path is the console's ('/admin', '/admin/customers/…'). */
+export function isConsolePath(pathname: string): boolean {
+  return pathname === CONSOLE_PATH || pathname.startsWith(`${CONSOLE_PATH}/`);
+}
+
 /**
  * The head of the page at `pathname`: a public page's own, the 404 page's for a path the app does not
- * have, and null for the signed-in dashboard (which names its own sections).
+ * have, and null for the signed-in dashboard and the staff console (which name their own pages, and the
+ * console marks itself noindex).
  */
 export function pageHeadFor(pathname: string): PageHead | null {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
@@ -122,7 +131,7 @@ export function pageHeadFor(pathname: string): PageHead | null {
   if (head) {
     return head;
   }
-  return isWebRoute(normalized) ? null : NOT_FOUND_HEAD;
+  return isWebRoute(normalized) || isConsolePath(normalized) ? null : NOT_FOUND_HEAD;
 }
 
 export function documentTitle(head: PageHead): string {
