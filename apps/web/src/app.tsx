@@ -18,8 +18,9 @@ import { usePageHead } from './seo/use-page-head.ts';
 
 // Where pages live: every component a route below renders as its page is a module of routes/, one per
 // page: routes/public/ for the pages anyone may open (the site, help, legal, contact, sign-in, sign-up,
-// 404), routes/dashboard/ for the signed-in shell and its sections. What a page is built from (forms,
-// cards, article loading, hooks of one spec area) lives in features/<area>/, never a page itself.
+// 404), routes/dashboard/ for the signed-in shell and its sections, routes/admin/ for the staff console
+// (its pages are the console's own routes below /admin). What a page is built from (forms, cards,
+// article loading, hooks of one spec area) lives in features/<area>/, never a page itself.
 
 /**
  * A page of the signed-in part (login, sign-up, dashboard), loaded on first visit together with the
@@ -40,6 +41,10 @@ function withServerState(load: () => Promise<ComponentType>) {
 
 const DashboardPage = withServerState(() =>
   import('./routes/dashboard/dashboard-page.tsx').then((module) => module.DashboardPage),
+);
+// The staff console (issue 15): its own chunk, loaded only when /admin is opened; never prerendered.
+const ConsolePage = withServerState(() =>
+  import('./routes/admin/console-page.tsx').then((module) => module.ConsolePage),
 );
 const LoginPage = withServerState(() =>
   import('./routes/public/login-page.tsx').then((module) => module.LoginPage),
@@ -101,6 +106,16 @@ export const routes: RouteObject[] = [
           <RequireAuth>
             <Suspense fallback={<FullPageSpinner />}>
               <DashboardPage />
+            </Suspense>
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/admin/*',
+        element: (
+          <RequireAuth>
+            <Suspense fallback={<FullPageSpinner />}>
+              <ConsolePage />
             </Suspense>
           </RequireAuth>
         ),

@@ -1,0 +1,118 @@
+import type { AuditAction } from '@bytegate/contracts/admin';
+
+/** Each audit action as people read it in the console. */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  'staff.grant': 'Staff role granted',
+  'staff.revoke': 'Staff role revoked',
+  'customer.balance.adjust': 'Balance adjusted',
+  'customer.disable': 'Account disabled',
+  'customer.enable': 'Account enabled',
+  'customer.sessions.revoke': 'Sessions revoked',
+  'plan.threads.change': 'Thread limit changed',
+};
+
+/** An action's label; an action this build does not know yet shows as its name. */
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action as AuditAction] ?? action;
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  balance: 'Balance',
+  balanceCents: 'Balance',
+  amountCents: 'Amount',
+  status: 'Status',
+  threadLimit: 'Thread limit',
+  role: 'Role',
+  liveSessions: 'Open sessions',
+  revokedSessions: 'Sessions revoked',
+  disabledAt: 'Disabled since',
+};
+
+/** A changed field's name as a label: 'threadLimit' is 'Thread limit'. */
+export function fieldLabel(key: string): string {
+  const known = FIELD_LABELS[key];
+  if (known) {
+    return known;
+  }
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_.]/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A before or after value as text: cents ('…Cents') as dollars, times as dates, numbers grouped. */
+export function formatAuditValue(key: string, value: unknown): string {
+  if (value === null || value === undefined) {
+    return '—';
+  }
+  if (typeof value === 'number') {
+    if (/cents$/i.test(key)) {
+      const sign = key === 'amountCents' && value > 0 ? '+' : value < 0 ? '-' : '';
+      return `${sign}$${(Math.abs(value) / 100).toFixed(2)}`;
+    }
+    return value.toLocaleString('en-US');
+  }
+  if (typeof value === 'string') {
+    return ISO_TIME.test(value) ? dateTime.format(new Date(value)) : value;
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'Yes' : 'No';
+  }
+  return JSON.stringify(value);
+}
+
+/** One line of an entry's change: a value that changed, or one that was only recorded before or after. */
+export interface AuditChange {
+  key: string;
+  kind: 'changed' | 'after' | 'before';
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * What an entry changed, as people read it: the values that differ before and after, and the facts
+ * recorded on one side only (the amount of an adjustment, the sessions a disable ended). Values the
+ * same on both sides and ids (the plan's owner, the ledger row) are context, not change: left out.
+ */
+export function auditChanges(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): AuditChange[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const changes: AuditChange[] = [];
+  for (const key of keys) {
+    if (/Id$/.test(key)) {
+      continue;
+    }
+    const isBefore = before !== null && key in before;
+    const isAfter = after !== null && key in after;
+    const was = before?.[key];
+    const now = after?.[key];
+    if (isBefore && isAfter) {
+      if (JSON.stringify(was) !== JSON.stringify(now)) {
+        changes.push({ key, kind: 'changed', before: was, after: now });
+      }
+    } else {
+      changes.push({ key, kind: isAfter ? 'after' : 'before', before: was, after: now });
+    }
+  }
+  return changes;
+}
+
+/** The customer an entry is about: its target when that is a user, the plan's owner when it is a plan. */
+export function auditCustomerId(entry: {
+  targetType: string;
+  targetId: string;
+  after: Record<string, unknown> | null;
+  before: Record<string, unknown> | null;
+}): string | null {
+  if (entry.targetType === 'user') {
+    return entry.targetId;
+  }
+  const owner = entry.after?.userId ?? entry.before?.userId;
+  return typeof owner === 'string' ? owner : null;
+}
