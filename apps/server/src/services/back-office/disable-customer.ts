@@ -17,7 +17,7 @@ export async function disableCustomer(
     throw new DomainError('FORBIDDEN', 'You cannot disable your own account');
   }
   await ctx.db.transaction(async (tx) => {
-    const user = await lockCustomer(tx, props.userId);
+    const user = await lockCustomer(tx, props.userId, props.actor);
     if (user.disabledAt) {
       return;
     }

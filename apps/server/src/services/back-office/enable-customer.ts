@@ -12,7 +12,7 @@ export async function enableCustomer(
   props: { userId: string; reason: string; actor: StaffActor },
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const user = await lockCustomer(tx, props.userId);
+    const user = await lockCustomer(tx, props.userId, props.actor);
     if (!user.disabledAt) {
       return;
     }

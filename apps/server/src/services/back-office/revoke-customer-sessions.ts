@@ -9,7 +9,7 @@ export async function revokeCustomerSessions(
   props: { userId: string; reason: string; actor: StaffActor },
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const user = await lockCustomer(tx, props.userId);
+    const user = await lockCustomer(tx, props.userId, props.actor);
     const revokedSessions = await revokeUserSessions(tx, { userId: user.id, now: new Date() });
     await insertAuditEntry(tx, {
       actorUserId: props.actor.userId,

@@ -8,6 +8,7 @@ import {
   insertLedgerEntry,
   lockUserBalance,
 } from '@bytegate/db/queries';
+import { checkMayActOn } from '../back-office/lock-customer.ts';
 import { CLI_ACTOR, hasRole, type StaffActor } from '../back-office/staff-actor.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -58,6 +59,7 @@ export async function adjustBalance(
       props.email !== undefined ? `No account has the email ${props.email}` : 'No such customer',
     );
   }
+  checkMayActOn(actor, user);
   return ctx.db.transaction(async (tx) => {
     const balanceCents = (await lockUserBalance(tx, { userId: user.id })) ?? 0;
     if (balanceCents + props.amountCents < 0) {

@@ -295,6 +295,33 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
       expect(self.status).toBe(403);
       expect(self.body).toEqual({ error: 'You cannot disable your own account', code: 'FORBIDDEN' });
     });
+
+    it('leaves staff accounts to an admin: support cannot disable one, revoke its sessions or move its money', async () => {
+      const other = await createUserWithRole(server, 'support');
+      const refusal = {
+        error: 'Only an admin may do this: support cannot act on a staff account',
+        code: 'FORBIDDEN',
+      };
+      for (const [path, body] of [
+        ['disable', { reason: 'testing' }],
+        ['sessions/revoke', { reason: 'testing' }],
+        ['balance', { amount: '5', reason: 'testing' }],
+      ] as const) {
+        const answer = await server.request('POST', `/api/admin/customers/${other.userId}/${path}`, {
+          token: support.token,
+          body,
+        });
+        expect(answer.status, path).toBe(403);
+        expect(answer.body, path).toEqual(refusal);
+      }
+      const byAdmin = await server.request<{ customer: { status: string } }>(
+        'POST',
+        `/api/admin/customers/${other.userId}/disable`,
+        { token: admin.token, body: { reason: 'left the team' } },
+      );
+      expect(byAdmin.status).toBe(200);
+      expect(byAdmin.body.customer.status).toBe('disabled');
+    });
   });
 
   describe('POST /api/admin/customers/:userId/sessions/revoke', () => {
