@@ -1,5 +1,6 @@
 import type { AdminPlan } from '@bytegate/contracts/admin';
 import {
+  getActiveUserById,
   getProxySettings,
   insertAuditEntry,
   listPlanAllowlist,
@@ -8,6 +9,7 @@ import {
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
+import { checkMayActOn } from './lock-customer.ts';
 import { presentAdminPlan } from './present-back-office.ts';
 import type { StaffActor } from './staff-actor.ts';
 
@@ -24,6 +26,11 @@ export async function changeThreadLimit(
     const locked = await lockPlan(tx, { planId: props.planId });
     if (!locked) {
       throw new DomainError('NOT_FOUND', 'No such plan');
+    }
+    // The owner is read, not locked: purchases lock the account before the plan, never after it.
+    const owner = await getActiveUserById(tx, { userId: locked.userId });
+    if (owner) {
+      checkMayActOn(props.actor, owner);
     }
     if (locked.threadLimit === props.threadLimit) {
       return locked;

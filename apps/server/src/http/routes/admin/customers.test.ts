@@ -6,6 +6,8 @@ import type {
 import { createOrder } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStaffRole } from '../../../services/back-office/set-staff-role.ts';
+import { CLI_ACTOR } from '../../../services/back-office/staff-actor.ts';
 import { createCustomerWithPlan, createUserWithRole } from '../../../testing/staff.ts';
 import { queryRows, startTestServer, type TestServer } from '../../../testing/test-server.ts';
 
@@ -314,6 +316,18 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
         expect(answer.status, path).toBe(403);
         expect(answer.body, path).toEqual(refusal);
       }
+      // A staff member's own plan, too: its thread limit is an admin's to change.
+      const staffWithPlan = await createCustomerWithPlan(server);
+      await setStaffRole(
+        { db: server.database.db, config: server.config },
+        { email: staffWithPlan.email, role: 'support', actor: CLI_ACTOR },
+      );
+      const threads = await server.request('POST', `/api/admin/plans/${staffWithPlan.planId}/threads`, {
+        token: support.token,
+        body: { threadLimit: 900, reason: 'testing' },
+      });
+      expect(threads.status).toBe(403);
+      expect(threads.body).toEqual(refusal);
       const byAdmin = await server.request<{ customer: { status: string } }>(
         'POST',
         `/api/admin/customers/${other.userId}/disable`,
