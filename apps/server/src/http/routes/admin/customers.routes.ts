@@ -86,72 +86,38 @@ export const customersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
     },
   );
 
-  app.post(
-    '/customers/:userId/disable',
+  // Actions that take only a reason: one route each, the same shape, the customer's page as the answer.
+  const reasonActions = [
     {
-      schema: {
-        tags: ['admin'],
-        summary: 'Disable an account: no sign-in, sessions revoked, proxies stop within 2 s',
-        security: [{ bearer: [] }],
-        params: adminUserParamsSchema,
-        body: reasonRequestSchema,
-        response: { 200: customerDetailResponseSchema, ...refusals },
-      },
+      path: 'disable',
+      summary: 'Disable an account: no sign-in, sessions revoked, proxies stop within 2 s',
+      act: disableCustomer,
     },
-    async (request) => {
-      const { userId } = request.params;
-      await disableCustomer(ctx, {
-        userId,
-        reason: request.body.reason,
-        actor: staffActorOf(getAuth(request).user),
-      });
-      return getCustomerDetail(ctx, { userId });
-    },
-  );
-
-  app.post(
-    '/customers/:userId/enable',
+    { path: 'enable', summary: 'Re-enable a disabled account', act: enableCustomer },
     {
-      schema: {
-        tags: ['admin'],
-        summary: 'Re-enable a disabled account',
-        security: [{ bearer: [] }],
-        params: adminUserParamsSchema,
-        body: reasonRequestSchema,
-        response: { 200: customerDetailResponseSchema, ...refusals },
+      path: 'sessions/revoke',
+      summary: 'Revoke every dashboard session of a customer',
+      act: revokeCustomerSessions,
+    },
+  ] as const;
+  for (const { path, summary, act } of reasonActions) {
+    app.post(
+      `/customers/:userId/${path}`,
+      {
+        schema: {
+          tags: ['admin'],
+          summary,
+          security: [{ bearer: [] }],
+          params: adminUserParamsSchema,
+          body: reasonRequestSchema,
+          response: { 200: customerDetailResponseSchema, ...refusals },
+        },
       },
-    },
-    async (request) => {
-      const { userId } = request.params;
-      await enableCustomer(ctx, {
-        userId,
-        reason: request.body.reason,
-        actor: staffActorOf(getAuth(request).user),
-      });
-      return getCustomerDetail(ctx, { userId });
-    },
-  );
-
-  app.post(
-    '/customers/:userId/sessions/revoke',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Revoke every dashboard session of a customer',
-        security: [{ bearer: [] }],
-        params: adminUserParamsSchema,
-        body: reasonRequestSchema,
-        response: { 200: customerDetailResponseSchema, ...refusals },
+      async (request) => {
+        const { userId } = request.params;
+        await act(ctx, { userId, reason: request.body.reason, actor: staffActorOf(getAuth(request).user) });
+        return getCustomerDetail(ctx, { userId });
       },
-    },
-    async (request) => {
-      const { userId } = request.params;
-      await revokeCustomerSessions(ctx, {
-        userId,
-        reason: request.body.reason,
-        actor: staffActorOf(getAuth(request).user),
-      });
-      return getCustomerDetail(ctx, { userId });
-    },
-  );
+    );
+  }
 };
