@@ -93,14 +93,51 @@ export const trustedDevices = pgTable(
   (table) => [index('trusted_devices_user_id_idx').on(table.userId)],
 );
 
-/** A message sent through the public contact form. */
-export const contactMessages = pgTable('contact_messages', {
-  id: uuid().primaryKey().defaultRandom(),
-  name: text().notNull(),
-  email: text().notNull(),
-  subject: text(),
-  message: text().notNull(),
-  userId: uuid().references(() => users.id, { onDelete: 'set null' }),
-  ipAddress: inet(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+/** Where a contact message stands in the support inbox. */
+export const contactStatus = pgEnum('contact_status', ['new', 'open', 'answered', 'closed']);
+
+/** A message sent through the public contact form: a thread in the support inbox. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    subject: text(),
+    message: text().notNull(),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    ipAddress: inet(),
+    status: contactStatus().notNull().default('new'),
+    /** The staff member who owns the thread. */
+    assigneeUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (table) => [index('contact_messages_status_created_idx').on(table.status, table.createdAt)],
+);
+
+/** `note`: internal, never sent; `reply`: mailed to the sender. */
+export const contactEntryKind = pgEnum('contact_entry_kind', ['note', 'reply']);
+
+/** The thread under a contact message: staff notes and the replies mailed from the console. */
+export const contactMessageEntries = pgTable(
+  'contact_message_entries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    messageId: uuid()
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: 'cascade' }),
+    kind: contactEntryKind().notNull(),
+    authorUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as it was at the time, like the audit log's actor. */
+    authorEmail: text().notNull(),
+    body: text().notNull(),
+    /** The mailer's Message-ID of a reply. */
+    mailMessageId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('contact_message_entries_message_idx').on(table.messageId, table.createdAt)],
+);

@@ -50,6 +50,13 @@ export const orders = pgTable(
     details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
+    /**
+     * A refund by staff: for a purchase, the unused part's cents credited back to the balance (within
+     * 7 days); for a top-up, the credited cents taken off the balance because the money was returned
+     * outside the product. At most one refund per order (the ledger's unique index says so too).
+     */
+    refundedCents: bigint({ mode: 'number' }).notNull().default(0),
+    refundedAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),
@@ -83,6 +90,7 @@ export const ledgerEntries = pgTable(
     index('ledger_user_created_idx').on(table.userId, table.createdAt),
     // The database itself makes a top-up credit happen at most once, whatever races above it.
     uniqueIndex('ledger_topup_once_idx').on(table.orderId).where(sql`${table.kind} = 'topup'`),
+    uniqueIndex('ledger_refund_once_idx').on(table.orderId).where(sql`${table.kind} = 'refund'`),
     check('ledger_balance_after_non_negative', sql`${table.balanceAfterCents} >= 0`),
     check('ledger_amount_non_zero', sql`${table.amountCents} <> 0`),
   ],

@@ -3,4 +3,5 @@ export * from './audit.ts';
 export * from './billing.ts';
 export * from './inventory.ts';
 export * from './plans.ts';
+export * from './support.ts';
 export * from './traffic.ts';

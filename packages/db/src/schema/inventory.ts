@@ -40,6 +40,13 @@ export const exits = pgTable(
     /** Skipped by the anonymous filter. */
     isRisky: boolean().notNull().default(false),
     isActive: boolean().notNull().default(true),
+    /**
+     * Set by the health job when the exit kept failing (its probes or its real traffic): the gateway
+     * leaves it out of rotation until an admin puts it back or a later probe succeeds. `isActive` is
+     * the operator's own switch and stays as it was.
+     */
+    outOfRotationAt: timestamp({ withTimezone: true }),
+    outOfRotationReason: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -124,4 +131,41 @@ export const inventoryVersion = pgTable(
     version: bigint({ mode: 'number' }).notNull().default(0),
   },
   (table) => [check('inventory_version_single_row', sql`${table.id}`)],
+);
+
+/**
+ * The probe job's view of an exit: its last check through the exit to the configured target, and how
+ * many checks in a row failed. Kept apart from `exits` so that writing it does not bump the inventory
+ * version (the gateway reloads only when rotation changes).
+ */
+export const exitProbes = pgTable('exit_probes', {
+  exitId: uuid()
+    .primaryKey()
+    .references(() => exits.id, { onDelete: 'cascade' }),
+  checkedAt: timestamp({ withTimezone: true }).notNull(),
+  isOk: boolean().notNull(),
+  connectMs: integer(),
+  error: text(),
+  consecutiveFailures: integer().notNull().default(0),
+  lastOkAt: timestamp({ withTimezone: true }),
+});
+
+/**
+ * An exit's health from real traffic, per hour: the gateway counts each connection it opened through
+ * the exit (and how long the connect took) and each that failed, and flushes them with the usage.
+ */
+export const exitTrafficHealth = pgTable(
+  'exit_traffic_health',
+  {
+    exitId: uuid()
+      .notNull()
+      .references(() => exits.id, { onDelete: 'cascade' }),
+    bucketStart: timestamp({ withTimezone: true }).notNull(),
+    connects: integer().notNull().default(0),
+    failures: integer().notNull().default(0),
+    connectMsTotal: bigint({ mode: 'number' }).notNull().default(0),
+    lastError: text(),
+    lastErrorAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.exitId, table.bucketStart] })],
 );
