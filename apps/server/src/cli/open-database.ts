@@ -12,12 +12,13 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
     return createDb({ databaseUrl: config.databaseUrl });
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const lockPath = join(config.dataDir, 'bytegate.pid');
-  const owner = readLockOwner(lockPath);
-  if (owner !== null && owner !== process.pid && isAlive(owner)) {
+  const lockPath = lockPathOf(config.dataDir);
+  const owner = embeddedDatabaseOwner(config.dataDir);
+  if (owner !== null && owner !== process.pid) {
     throw new Error(
       `The embedded database in ${config.dataDir} is in use by process ${owner} (a running Bytegate server). ` +
-        'Stop it first, or use PostgreSQL with DATABASE_URL to run several processes.',
+        'Back-office commands run inside it over its admin channel; this one needs it stopped first ' +
+        '(or PostgreSQL with DATABASE_URL, to run several processes).',
     );
   }
   writeFileSync(lockPath, String(process.pid));
@@ -31,6 +32,14 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
       }
     },
   };
+}
+
+const lockPathOf = (dataDir: string) => join(dataDir, 'bytegate.pid');
+
+/** The pid of the live process that has the embedded database in `dataDir` open, or null. */
+export function embeddedDatabaseOwner(dataDir: string): number | null {
+  const owner = readLockOwner(lockPathOf(dataDir));
+  return owner !== null && isAlive(owner) ? owner : null;
 }
 
 function readLockOwner(lockPath: string): number | null {

@@ -6,8 +6,10 @@ import { pruneSessions } from '../jobs/prune-sessions.ts';
 import { pruneUsage } from '../jobs/prune-usage.ts';
 import { reconcileTopups } from '../jobs/reconcile-topups.ts';
 import { startJobs } from '../jobs/scheduler.ts';
+import { createMailer } from '../mail/mailer.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
+import { openAdminChannel } from './admin-channel.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
 
@@ -43,6 +45,20 @@ export async function start(config: Config): Promise<void> {
         app.log,
       )
     : () => {};
+  // Back-office commands reach the embedded database, which only this process may open, through here.
+  const adminChannel =
+    database.kind === 'pglite'
+      ? await openAdminChannel({
+          dataDir: config.dataDir,
+          services: { config, db: database.db, log: app.log, mailer: createMailer(config, app.log) },
+        }).catch((error: unknown) => {
+          app.log.warn(
+            { err: error },
+            'the admin channel could not be opened: back-office commands need the server stopped',
+          );
+          return null;
+        })
+      : null;
   let isStopping = false;
   const stop = async (signal: string) => {
     if (isStopping) {
@@ -51,6 +67,7 @@ export async function start(config: Config): Promise<void> {
     isStopping = true;
     app.log.info(`${signal} received, shutting down`);
     stopJobs();
+    await adminChannel?.close();
     await gateway?.stop();
     await app.close();
     await database.close();
