@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createTestDb } from '@bytegate/db/testing';
 
-// Staff accounts are made with the command line, as in production: `bytegate staff grant`. The embedded
-// database (PGlite) serves one process, so a command cannot reach it while the server runs; suites that
-// need staff run the server on a PostgreSQL database of their own (beside TEST_DATABASE_URL's), which
-// the command opens alongside it.
+// Staff accounts are made with the command line, as in production: `bytegate staff grant`. Suites that
+// need staff run the server on a PostgreSQL database of their own (beside TEST_DATABASE_URL's), which the
+// command opens alongside it. (On the embedded database the command would run inside the server over
+// its admin channel; cli-beside-server.test.ts covers that way.)
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
