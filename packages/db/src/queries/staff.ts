@@ -28,7 +28,7 @@ function escapeLike(text: string): string {
 /**
  * Accounts matching a search text, each once with the first field it matched, in this order: email
  * (contains), name (first, last or both, contains), proxy login (exact), allowlisted address (exact, or
- * the address of a /32 or /128 entry), order number (exact, as `orderNumber`), provider invoice id (exact).
+ * the address of a /32 or /128 entry), an address it signed in from (exact), order number (exact, as `orderNumber`), provider invoice id (exact).
  */
 export async function searchUsers(
   db: Executor,
@@ -88,6 +88,19 @@ export async function searchUsers(
             .where(
               and(notDeleted, inArray(planAllowlist.address, [lowered, `${lowered}/32`, `${lowered}/128`])),
             )
+            .limit(params.limit)
+        ).map((row) => row.user),
+    ],
+    [
+      // An address the account was seen at: where it signed in from (sessions are kept 30 days past expiry).
+      'ip',
+      async () =>
+        (
+          await db
+            .selectDistinct({ user: users })
+            .from(sessions)
+            .innerJoin(users, eq(users.id, sessions.userId))
+            .where(and(notDeleted, eq(sql`host(${sessions.ipAddress})`, lowered)))
             .limit(params.limit)
         ).map((row) => row.user),
     ],

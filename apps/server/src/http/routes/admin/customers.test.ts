@@ -58,7 +58,12 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
       );
     });
 
-    it('finds a customer by email, name, proxy login, allowlisted IP, order number and invoice id', async () => {
+    it('finds a customer by email, name, proxy login, allowlisted or seen IP, order number and invoice id', async () => {
+      // Where the customer signed in from (the test server's clients all come from 127.0.0.1).
+      await queryRows(
+        server,
+        `update sessions set ip_address = '198.51.100.7' where user_id = '${customer.userId}'`,
+      );
       const allowlisted = await server.request('POST', '/api/subuser/allowlist', {
         token: customer.token,
         body: { subuser_id: customer.planId, address: '93.184.216.34' },
@@ -82,6 +87,7 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
         ['grace hop', 'name'],
         [customer.login, 'proxy_login'],
         ['93.184.216.34', 'ip'],
+        ['198.51.100.7', 'ip'],
         [orderNumber, 'order'],
         [orderNumber.replace('BG-', ''), 'order'],
         ['inv-7f3a9c', 'invoice'],
