@@ -133,6 +133,30 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceCo
   });
 });
 
+/**
+ * The signed-in user of a public route, if any (the contact form: support sees whose account wrote),
+ * or null. It never refuses: a missing, expired or cross-site session is simply nobody. A cookie
+ * counts only with its CSRF token, so a page elsewhere cannot write in a visitor's name.
+ */
+export async function signedInUserIdOf(ctx: ServiceContext, request: FastifyRequest): Promise<string | null> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const token = BEARER.exec(header)?.[1];
+    return token ? ((await authenticateToken(ctx, token))?.user.id ?? null) : null;
+  }
+  const cookie = request.cookies[sessionCookieName(ctx.config)];
+  const csrfHeader = request.headers['x-csrf-token'];
+  if (
+    !cookie ||
+    !TOKEN.test(cookie) ||
+    request.headers['sec-fetch-site'] === 'cross-site' ||
+    !isCsrfTokenValid(cookie, typeof csrfHeader === 'string' ? csrfHeader : undefined)
+  ) {
+    return null;
+  }
+  return (await authenticateToken(ctx, cookie))?.user.id ?? null;
+}
+
 /** The signed-in user of a route guarded by `requireAuth`. */
 export function getAuth(request: FastifyRequest): Auth {
   if (!request.auth) {

@@ -3,7 +3,7 @@ import { contactRequestSchema } from '@bytegate/contracts/contact';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendContactMessage } from '../../../services/contact/send-contact-message.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { getOrigin } from '../../plugins/auth.ts';
+import { getOrigin, signedInUserIdOf } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 export const contactRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -13,14 +13,16 @@ export const contactRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
     {
       schema: {
         tags: ['support'],
-        summary: 'Send a message to support (no sign-in needed)',
+        summary:
+          'Send a message to support (no sign-in needed; a signed-in sender is linked to their account)',
         body: contactRequestSchema,
         response: { 201: okResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
       onRequest: app.rateLimit({ max: contact.max, timeWindow: contact.windowMs }),
     },
     async (request, reply) => {
-      await sendContactMessage(ctx, { ...request.body, userId: null, origin: getOrigin(request) });
+      const userId = await signedInUserIdOf(ctx, request);
+      await sendContactMessage(ctx, { ...request.body, userId, origin: getOrigin(request) });
       return reply.status(201).send({ success: true as const });
     },
   );

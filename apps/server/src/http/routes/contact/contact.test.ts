@@ -1,6 +1,11 @@
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, startTestServer, type TestServer } from '../../../testing/test-server.ts';
+import {
+  createUserViaApi,
+  queryRows,
+  startTestServer,
+  type TestServer,
+} from '../../../testing/test-server.ts';
 
 describe.each(testDatabaseKinds())('contact API on %s', (kind) => {
   let server: TestServer;
@@ -33,6 +38,29 @@ describe.each(testDatabaseKinds())('contact API on %s', (kind) => {
         subject: null,
         message: 'Can I get 500 threads?',
       });
+    });
+
+    it("links a signed-in sender's message to their account, and no one's for a bad token", async () => {
+      const user = await createUserViaApi(server);
+      const signedIn = await server.request('POST', '/api/contact', {
+        token: user.token,
+        body: { name: 'Signed', email: 'other@example.com', message: 'Linked to my account' },
+      });
+      expect(signedIn.status).toBe(201);
+      const expired = await server.request('POST', '/api/contact', {
+        token: 'not-a-session',
+        body: { name: 'Nobody', email: 'nobody@example.com', message: 'Not linked to anyone' },
+      });
+      expect(expired.status).toBe(201);
+      const rows = await queryRows<{ message: string; user_email: string | null }>(
+        server,
+        `select m.message, u.email as user_email from contact_messages m left join users u on u.id = m.user_id
+          where m.message in ('Linked to my account', 'Not linked to anyone') order by m.message`,
+      );
+      expect(rows).toEqual([
+        { message: 'Linked to my account', user_email: user.email },
+        { message: 'Not linked to anyone', user_email: null },
+      ]);
     });
   });
 });
