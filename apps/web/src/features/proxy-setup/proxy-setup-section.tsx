@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { ThreadsCard } from '../thread-requests/threads-card.tsx';
 import { AllowlistCard } from './allowlist-card.tsx';
 import { ProxyAccessCard } from './proxy-access-card.tsx';
 import type { GatewayEndpoints } from './proxy-endpoints.ts';
@@ -65,6 +66,7 @@ function PoolPanel({
         <ProxyAccessCard plan={plan} endpoints={{ ...base, host: hosts.dns }} />
         <div className="min-w-0 space-y-6">
           <UsageCard plan={plan} onAddGb={() => onNavigate('plans')} />
+          <ThreadsCard plan={plan} />
           <Card>
             <CardContent className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
               <p className="text-sm text-gray-600">
