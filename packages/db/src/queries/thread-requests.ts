@@ -230,3 +230,14 @@ export async function sumPlanThreadUsage(
   }
   return usage;
 }
+
+/** Cancels every pending request of a user (their account is being deleted: nothing is left to raise). */
+export async function cancelUserThreadRequests(
+  tx: Executor,
+  params: { userId: string; now: Date },
+): Promise<void> {
+  await tx
+    .update(threadRequests)
+    .set({ status: 'cancelled', decidedAt: params.now })
+    .where(and(eq(threadRequests.userId, params.userId), eq(threadRequests.status, 'pending')));
+}

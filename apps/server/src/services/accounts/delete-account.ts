@@ -1,5 +1,6 @@
 import { messages } from '@bytegate/contracts/messages';
 import {
+  cancelUserThreadRequests,
   deactivateUserPlans,
   deleteUserTrustedDevices,
   eraseUser,
@@ -12,7 +13,7 @@ import { verifyPassword } from './passwords.ts';
 
 /**
  * Deletes an account after checking its password: every session is revoked and the personal fields
- * are erased and its plans stop working. The row itself stays, so orders and the ledger keep their owner.
+ * are erased, its plans stop working and its pending thread requests are withdrawn. The row itself stays, so orders and the ledger keep their owner.
  */
 export async function deleteAccount(
   ctx: ServiceContext,
@@ -27,6 +28,7 @@ export async function deleteAccount(
     await revokeUserSessions(tx, { userId: user.id, now });
     await deleteUserTrustedDevices(tx, { userId: user.id });
     await deactivateUserPlans(tx, { userId: user.id });
+    await cancelUserThreadRequests(tx, { userId: user.id, now });
     await eraseUser(tx, { userId: user.id, now });
   });
 }

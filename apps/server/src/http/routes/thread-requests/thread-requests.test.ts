@@ -233,4 +233,24 @@ describe.each(testDatabaseKinds())('thread requests of a customer on %s', (kind)
       ]);
     });
   });
+
+  it('withdraws a pending request when its account is deleted', async () => {
+    const leaving = await createCustomerWithPlan(server);
+    const asked = await create(leaving.token, {
+      subUserId: leaving.planId,
+      requestedThreads: 900,
+      purpose: PURPOSE,
+    });
+    expect(asked.status).toBe(201);
+    const deleted = await server.request('DELETE', '/api/user-settings/account', {
+      token: leaving.token,
+      body: { password: leaving.password },
+    });
+    expect(deleted.status).toBe(200);
+    const rows = await queryRows<{ status: string }>(
+      server,
+      `select status from thread_requests where user_id = '${leaving.userId}'`,
+    );
+    expect(rows).toEqual([{ status: 'cancelled' }]);
+  });
 });
