@@ -1,7 +1,7 @@
 import { listPendingTopups } from '@bytegate/db/queries';
 import type { PaymentProviders } from '../payments/providers.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { settleTopup } from '../services/topups/settle-topup.ts';
+import { recheckTopup } from '../services/topups/recheck-topup.ts';
 
 const LOOK_BACK_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -26,8 +26,11 @@ export async function reconcileTopups(
       continue;
     }
     try {
-      const snapshot = await provider.getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id });
-      if ((await settleTopup(ctx, order.id, snapshot)) === 'credited') {
+      const { result } = await recheckTopup(ctx, provider, {
+        id: order.id,
+        providerInvoiceId: order.providerInvoiceId,
+      });
+      if (result === 'credited') {
         credited += 1;
       }
     } catch {

@@ -7,7 +7,6 @@ import {
   listLiveSessions,
   listUserPlansInFull,
 } from '@bytegate/db/queries';
-import { presentOrder } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import {
@@ -16,6 +15,7 @@ import {
   presentCustomerDetail,
   presentLedgerEntry,
 } from './present-back-office.ts';
+import { presentAdminOrder } from './present-payments.ts';
 
 const LEDGER_LIMIT = 100;
 const ORDERS_LIMIT = 50;
@@ -46,7 +46,7 @@ export async function getCustomerDetail(
     ledger: ledger.map(presentLedgerEntry),
     plans: plans.map((row) => presentAdminPlan(row.plan, row.settings, row.allowlist)),
     unblocks: { ports: user.unblockedPorts, hosts: user.unblockedHosts },
-    orders: orders.map((row) => presentOrder(row, ctx.config.publicUrl)),
+    orders: orders.map((row) => presentAdminOrder(row, ctx.config.publicUrl)),
     sessions: sessions.map((row) => ({
       id: row.id,
       createdAt: row.createdAt.toISOString(),

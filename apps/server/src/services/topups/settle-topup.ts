@@ -1,5 +1,7 @@
+import type { Transaction } from '@bytegate/db';
 import {
   insertLedgerEntry,
+  type LedgerEntryRow,
   lockOrder,
   lockUserBalance,
   type OrderRow,
@@ -37,8 +39,9 @@ export async function settleTopup(
   ctx: ServiceContext,
   orderId: string,
   snapshot: InvoiceSnapshot,
+  options: SettleOptions = {},
 ): Promise<SettleResult> {
-  const result = await settleLocked(ctx, orderId, snapshot);
+  const result = await settleLocked(ctx, orderId, snapshot, options);
   if (result === 'review') {
     // Logged once, after the commit: only the call that moved the order to review gets here.
     ctx.log?.warn(
@@ -49,10 +52,22 @@ export async function settleTopup(
   return result;
 }
 
+export interface SettleOptions {
+  /**
+   * Runs in the settling transaction when the order changed (credited, failed or held for review),
+   * with the order as it was: staff's "check with provider" writes its audit entry there.
+   */
+  onChange?: (
+    tx: Transaction,
+    change: { before: OrderRow; result: 'credited' | 'failed' | 'review'; snapshot: InvoiceSnapshot },
+  ) => Promise<void>;
+}
+
 async function settleLocked(
   ctx: ServiceContext,
   orderId: string,
   snapshot: InvoiceSnapshot,
+  options: SettleOptions,
 ): Promise<SettleResult> {
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, { orderId });
@@ -84,25 +99,49 @@ async function settleLocked(
           },
         },
       });
+      await options.onChange?.(tx, { before: order, result: 'review', snapshot });
       return 'review';
     }
     if (creditCents === 0) {
       await updateOrder(tx, { orderId, set: { status: 'failed', providerStatus: snapshot.rawStatus } });
+      await options.onChange?.(tx, { before: order, result: 'failed', snapshot });
       return 'failed';
     }
-    await lockUserBalance(tx, { userId: order.userId });
-    await insertLedgerEntry(tx, { userId: order.userId, kind: 'topup', amountCents: creditCents, orderId });
-    await updateOrder(tx, {
-      orderId,
-      set: {
-        status: 'completed',
-        providerStatus: snapshot.rawStatus,
-        creditedCents: creditCents,
-        completedAt: new Date(),
-      },
-    });
+    await creditTopupLocked(tx, order, { creditCents, providerStatus: snapshot.rawStatus });
+    await options.onChange?.(tx, { before: order, result: 'credited', snapshot });
     return 'credited';
   });
+}
+
+/**
+ * The one way a top-up's money reaches a balance: under the order's lock (the caller's), the account's
+ * row lock, a 'topup' ledger row (a unique index allows one per order, so a second credit fails
+ * whatever raced above it) and the order completed with what it credited. Used by settling and by
+ * staff approving an order held for review.
+ */
+export async function creditTopupLocked(
+  tx: Transaction,
+  order: OrderRow,
+  props: { creditCents: number; providerStatus?: string | null; reason?: string | null },
+): Promise<LedgerEntryRow> {
+  await lockUserBalance(tx, { userId: order.userId });
+  const entry = await insertLedgerEntry(tx, {
+    userId: order.userId,
+    kind: 'topup',
+    amountCents: props.creditCents,
+    orderId: order.id,
+    reason: props.reason ?? null,
+  });
+  await updateOrder(tx, {
+    orderId: order.id,
+    set: {
+      status: 'completed',
+      ...(props.providerStatus === undefined ? {} : { providerStatus: props.providerStatus }),
+      creditedCents: props.creditCents,
+      completedAt: new Date(),
+    },
+  });
+  return entry;
 }
 
 /** The provider's invoice must be the one we opened: same order, invoice id, currency and amount. */
