@@ -1,51 +1,79 @@
 import type { Database } from '@bytegate/db';
-import { getActiveUserByEmail, setUserUnblocks } from '@bytegate/db/queries';
+import { getActiveUserByEmail, insertAuditEntry, lockUser, setUserUnblocks } from '@bytegate/db/queries';
+import { checkMayActOn } from '../back-office/lock-customer.ts';
+import { CLI_ACTOR, type StaffActor } from '../back-office/staff-actor.ts';
 import { DomainError } from '../domain-error.ts';
 
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const DOMAIN = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`);
-
-/** A domain as unblocks store it (lower-case, no trailing dot); null when it is not a domain name. */
-export function parseUnblockHost(input: string): string | null {
-  const host = input.trim().toLowerCase().replace(/\.$/, '');
-  return DOMAIN.test(host) && !/^\d+(\.\d+)*$/.test(host) ? host : null;
-}
-
-export function parseUnblockPort(input: string): number | null {
-  const port = /^\d{1,5}$/.test(input.trim()) ? Number(input.trim()) : Number.NaN;
-  return port >= 1 && port <= 65535 ? port : null;
-}
+// The rules of what may be unblocked live in the contracts, shared with the console and its API.
+export { parseUnblockHost, parseUnblockPort } from '@bytegate/contracts/unblocks';
 
 export interface Unblocked {
   ports: number[];
   hosts: string[];
 }
 
+export type ChangeUnblocksProps = (
+  | { /** The account by email (the command line). */ email: string; userId?: undefined }
+  | { /** The account by id (the console). */ userId: string; email?: undefined }
+) & {
+  ports: number[];
+  hosts: string[];
+  remove: boolean;
+  /** Who changes them, for the audit log; left out, the operator on the host (`bytegate unblock`). */
+  actor?: StaffActor | undefined;
+  /** Why, kept in the audit log (the console requires one; the command line may leave it out). */
+  reason?: string | null | undefined;
+};
+
 /**
- * Adds or removes a customer's unblocked ports and hosts (support's tool; SPEC section 6). The running
- * gateway applies the change within about a second. Answers the customer's unblocks afterwards.
+ * Adds or removes a customer's unblocked ports and hosts (support's tool; SPEC section 6), with its
+ * audit entry (before and after) in the same transaction under the account's row lock. The running
+ * gateway applies the change within about a second. Nothing to change records nothing. Answers the
+ * customer's unblocks afterwards.
  */
-export async function changeUnblocks(
-  db: Database,
-  params: { email: string; ports: number[]; hosts: string[]; remove: boolean },
-): Promise<Unblocked> {
+export async function changeUnblocks(db: Database, props: ChangeUnblocksProps): Promise<Unblocked> {
+  const actor = props.actor ?? CLI_ACTOR;
   return db.transaction(async (tx) => {
-    const user = await getActiveUserByEmail(tx, { email: params.email.trim().toLowerCase() });
+    const found =
+      props.email !== undefined
+        ? await getActiveUserByEmail(tx, { email: props.email.trim().toLowerCase() })
+        : null;
+    const userId = props.userId ?? found?.id;
+    const user = userId ? await lockUser(tx, { userId }) : null;
     if (!user) {
-      throw new DomainError('NOT_FOUND', `No account has the email ${params.email}`);
+      throw new DomainError(
+        'NOT_FOUND',
+        props.email !== undefined ? `No account has the email ${props.email}` : 'No such customer',
+      );
     }
-    const ports = new Set(user.unblockedPorts);
-    const hosts = new Set(user.unblockedHosts);
-    for (const port of params.ports) {
-      params.remove ? ports.delete(port) : ports.add(port);
+    const before: Unblocked = {
+      ports: [...user.unblockedPorts].sort((a, b) => a - b),
+      hosts: [...user.unblockedHosts].sort(),
+    };
+    const ports = new Set(before.ports);
+    const hosts = new Set(before.hosts);
+    for (const port of props.ports) {
+      props.remove ? ports.delete(port) : ports.add(port);
     }
-    for (const host of params.hosts) {
-      params.remove ? hosts.delete(host) : hosts.add(host);
+    for (const host of props.hosts) {
+      props.remove ? hosts.delete(host) : hosts.add(host);
     }
-    const next = { ports: [...ports].sort((a, b) => a - b), hosts: [...hosts].sort() };
-    if (params.ports.length > 0 || params.hosts.length > 0) {
-      await setUserUnblocks(tx, { userId: user.id, ...next });
+    const next: Unblocked = { ports: [...ports].sort((a, b) => a - b), hosts: [...hosts].sort() };
+    if (JSON.stringify(next) === JSON.stringify(before)) {
+      return next;
     }
+    checkMayActOn(actor, user);
+    await setUserUnblocks(tx, { userId: user.id, ...next });
+    await insertAuditEntry(tx, {
+      actorUserId: actor.userId,
+      actorEmail: actor.email,
+      action: 'customer.unblocks.change',
+      targetType: 'user',
+      targetId: user.id,
+      before: { ports: before.ports, hosts: before.hosts },
+      after: { ports: next.ports, hosts: next.hosts },
+      reason: props.reason ?? null,
+    });
     return next;
   });
 }
