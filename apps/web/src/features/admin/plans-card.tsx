@@ -1,12 +1,16 @@
 import type { AdminPlan } from '@bytegate/contracts/admin';
 import { POOL_NAMES } from '@bytegate/contracts/pools';
 import type { ProxySettingsResponse } from '@bytegate/contracts/proxy-settings';
-import { LayersIcon } from 'lucide-react';
+import { KeyRoundIcon, LayersIcon } from 'lucide-react';
+import { toast } from 'sonner';
+import { useRegeneratePassword } from '../../api/use-admin-payments.ts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { formatGb, formatInteger } from './format.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
 import { EmptyState } from './states.tsx';
 import { ThreadLimitDialog } from './thread-limit-dialog.tsx';
 
@@ -46,12 +50,13 @@ function PlanRow({ userId, plan }: { userId: string; plan: AdminPlan }) {
           <h3 className="font-semibold text-gray-900">{poolName}</h3>
           <Badge tone={plan.isActive ? 'success' : 'neutral'}>{plan.isActive ? 'Active' : 'Inactive'}</Badge>
         </div>
-        <div className="flex min-w-0 items-center gap-1.5">
+        <div className="flex min-w-0 flex-wrap items-center gap-1.5">
           <span className="sr-only">Proxy login</span>
           <code className="truncate rounded bg-gray-100 px-2 py-1 font-mono text-xs text-gray-800">
             {plan.login}
           </code>
           <CopyButton text={plan.login} what={`${poolName} proxy login`} variant="ghost" size="icon" />
+          {plan.isActive ? <NewPasswordDialog userId={userId} plan={plan} poolName={poolName} /> : null}
         </div>
       </div>
 
@@ -115,6 +120,38 @@ function PlanRow({ userId, plan }: { userId: string; plan: AdminPlan }) {
         </div>
       </dl>
     </li>
+  );
+}
+
+/** A new proxy password for the plan: the old one stops at once; the customer reads the new one. */
+function NewPasswordDialog({
+  userId,
+  plan,
+  poolName,
+}: {
+  userId: string;
+  plan: AdminPlan;
+  poolName: string;
+}) {
+  const regenerate = useRegeneratePassword(userId);
+  return (
+    <ReasonDialog
+      trigger={
+        <Button variant="secondary" size="sm" aria-label={`New password for ${plan.login}`}>
+          <KeyRoundIcon aria-hidden="true" />
+          New password
+        </Button>
+      }
+      title="Replace the proxy password?"
+      description={`${poolName} plan ${plan.login} gets a new password. The old one is refused at once and connections made with it close within 2 seconds. The customer finds the new one in Proxy Setup; it is not shown here.`}
+      confirmLabel="Replace password"
+      confirmVariant="danger"
+      failureMessage="The password could not be replaced. Please try again."
+      onConfirm={async (body) => {
+        await regenerate.mutateAsync({ ...body, planId: plan.id });
+        toast.success(`New proxy password set for ${plan.login}`);
+      }}
+    />
   );
 }
 

@@ -7,9 +7,9 @@ import { CustomerStatusBadge, roleLabel } from './status-badges.tsx';
 
 const none = <span className="text-gray-500">None</span>;
 
-/** Who the customer is, and what has been opened for them (ports and hosts unblocked). */
+/** Who the customer is (what has been opened for them is the Unblocks card's). */
 export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
-  const { customer, unblocks } = detail;
+  const { customer } = detail;
   return (
     <Card aria-labelledby="admin-profile-title">
       <CardHeader>
@@ -30,14 +30,6 @@ export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
           <Row label="Role">{roleLabel(customer.role)}</Row>
           <Row label="Customer since">
             <time dateTime={customer.createdAt}>{formatDate(customer.createdAt)}</time>
-          </Row>
-          <Row label="Unblocked ports">{unblocks.ports.length > 0 ? unblocks.ports.join(', ') : none}</Row>
-          <Row label="Unblocked hosts">
-            {unblocks.hosts.length > 0 ? (
-              <span className="break-all">{unblocks.hosts.join(', ')}</span>
-            ) : (
-              none
-            )}
           </Row>
           <Row label="Customer id">
             <span className="flex min-w-0 items-center gap-1">
