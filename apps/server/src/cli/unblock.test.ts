@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
-import { createUser, getActiveUserByEmail } from '@bytegate/db/queries';
+import { createUser, getActiveUserByEmail, listAuditEntries } from '@bytegate/db/queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
@@ -49,13 +49,38 @@ describe('bytegate unblock', () => {
     expect(run('scraper@example.com', '--list').stdout).toContain(
       'unblocked ports 25, 587; unblocked domains paypal.com.',
     );
-    const closed = run('scraper@example.com', '--remove', '--port', '25', '--host', 'paypal.com');
+    const closed = run(
+      'scraper@example.com',
+      '--remove',
+      '--port',
+      '25',
+      '--host',
+      'paypal.com',
+      '--reason',
+      'Mail relay moved',
+    );
     expect(closed.stdout).toContain('unblocked ports 587; unblocked domains none.');
 
     const database = await createDb({ dataDir });
     const user = await getActiveUserByEmail(database.db, { email: 'scraper@example.com' });
     expect(user?.unblockedPorts).toEqual([587]);
     expect(user?.unblockedHosts).toEqual([]);
+    // Each change is a staff action in the audit log, by the command line; listing is not.
+    const { rows } = await listAuditEntries(database.db, {
+      action: 'customer.unblocks.change',
+      limit: 10,
+      offset: 0,
+    });
+    expect(rows.map((row) => [row.actorEmail, row.targetId, row.before, row.after, row.reason])).toEqual([
+      [
+        'cli',
+        user?.id,
+        { ports: [25, 587], hosts: ['paypal.com'] },
+        { ports: [587], hosts: [] },
+        'Mail relay moved',
+      ],
+      ['cli', user?.id, { ports: [], hosts: [] }, { ports: [25, 587], hosts: ['paypal.com'] }, null],
+    ]);
     await database.close();
   }, 60_000); // CLI processes, each opening the embedded database
 

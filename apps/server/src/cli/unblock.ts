@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { changeUnblocks, parseUnblockHost, parseUnblockPort } from '../services/accounts/unblocks.ts';
+import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import type { CliContext } from './context.ts';
 
 function collectPort(value: string, previous: number[]): number[] {
@@ -33,6 +34,7 @@ export function unblockCommand(cli: CliContext): Command {
       [],
     )
     .option('--remove', 'close the given ports and domains again instead')
+    .option('--reason <text>', 'why, kept in the audit log with the change')
     .option(
       '--list',
       "only show the customer's unblocked ports and domains (also what no --port/--host does)",
@@ -41,7 +43,14 @@ export function unblockCommand(cli: CliContext): Command {
     .action(
       async (
         emailArgument: string | undefined,
-        options: { email?: string; port: number[]; host: string[]; remove?: boolean; list?: boolean },
+        options: {
+          email?: string;
+          port: number[];
+          host: string[];
+          remove?: boolean;
+          list?: boolean;
+          reason?: string;
+        },
         command: Command,
       ) => {
         const email = emailArgument ?? options.email;
@@ -50,8 +59,8 @@ export function unblockCommand(cli: CliContext): Command {
           command.error('error: give the account: bytegate unblock <email> [--port 25] [--host example.com]');
         } else if (emailArgument && options.email && emailArgument !== options.email) {
           command.error(`error: two different accounts given: ${emailArgument} and --email ${options.email}`);
-        } else if (options.list && (changes > 0 || options.remove)) {
-          command.error('error: --list only shows; leave out --port, --host and --remove');
+        } else if (options.list && (changes > 0 || options.remove || options.reason)) {
+          command.error('error: --list only shows; leave out --port, --host, --remove and --reason');
         } else if (options.remove && changes === 0) {
           command.error('error: --remove needs the --port or --host to close');
         }
@@ -61,6 +70,9 @@ export function unblockCommand(cli: CliContext): Command {
             ports: options.port,
             hosts: options.host,
             remove: options.remove ?? false,
+            // The same use case as the console's, so the change is audited alike (by 'cli').
+            actor: CLI_ACTOR,
+            reason: options.reason?.trim() || null,
           }),
         );
         const ports = result.ports.length > 0 ? result.ports.join(', ') : 'none';
