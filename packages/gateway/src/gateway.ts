@@ -11,6 +11,7 @@ import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { GatewayStore, PlanAccess } from './store.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
+import { ExitHealth } from './tunnel/exit-health.ts';
 import {
   DEFAULT_PENDING_LIMITS,
   PendingConnections,
@@ -76,10 +77,24 @@ export interface ListeningPorts {
   stickyPorts: PortRange | undefined;
 }
 
+/** The connections one gateway process holds now (the console's "current connections"). */
+export interface GatewayConnections {
+  /** Client connections open on every port, authenticated or not. */
+  open: number;
+  /** Of those, the ones still authenticating. */
+  authenticating: number;
+  /** Thread slots held per plan: its admitted connections. */
+  byPlan: ReadonlyMap<string, number>;
+}
+
 export interface Gateway {
   meter: UsageMeter;
   threads: ThreadLimits;
   pending: PendingConnections;
+  /** Per exit: connections opened through it, failed, and their connect time; drained by the server. */
+  exitHealth: ExitHealth;
+  /** What this process holds open now. */
+  connections(): GatewayConnections;
   /** Starts the listeners (and the usage flush, when set); answers the ports they really got. */
   listen(): Promise<ListeningPorts>;
   /** One flush of metered usage to the store now (never rejects: a failure keeps the usage). */
@@ -104,6 +119,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   const threads = new ThreadLimits();
   const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
   const flusher = new UsageFlusher(meter, store, settings.log ?? consoleLog);
+  const exitHealth = new ExitHealth();
   const sticky = settings.stickyPorts;
   const ctx: EngineContext = {
     store,
@@ -117,6 +133,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     sessions: new StickySessions(settings.now),
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
     exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
+    exitHealth,
     targetPool: new TargetPool(),
     pending,
   };
@@ -199,6 +216,8 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     meter,
     threads,
     pending,
+    exitHealth,
+    connections: () => ({ open: clients.size, authenticating: pending.size, byPlan: threads.perPlan() }),
     async listen() {
       let ports: ListeningPorts;
       try {

@@ -8,6 +8,8 @@ export { BLOCKED_HOST_CATEGORIES, DEFAULT_BLOCKED_HOSTS, DomainSet } from './pol
 export { DEFAULT_OPEN_PORTS, type Unblocks } from './policy/target-policy.ts';
 export * from './routing/username.ts';
 export * from './store.ts';
+export { connectThroughExit, EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
+export type { ExitHealth, ExitTraffic } from './tunnel/exit-health.ts';
 export { connectTarget, relay } from './tunnel/relay.ts';
 export { parseUpstreamUrl, type UpstreamProxy } from './tunnel/upstream.ts';
 export type { GatewayLog } from './tunnel/usage-flush.ts';

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { Exit, GatewayStore, PlanAccess } from '../store.ts';
+import type { ExitHealth } from './exit-health.ts';
 import { connectTarget } from './relay.ts';
 import { connectViaUpstream } from './upstream.ts';
 
@@ -18,19 +19,31 @@ export interface DialSettings {
   defaultSessionTtlMinutes: number;
   /** How long an exit may take to reach a target; the OS alone would wait about two minutes. */
   exitConnectTimeoutMs: number;
+  /** Where each connection opened (or not) through an exit is counted; none for the exit probe. */
+  exitHealth?: ExitHealth | undefined;
 }
 
 /**
  * Fails a TCP connection that has not opened within `timeoutMs`: a target that drops SYNs would
- * otherwise hold the client for the OS's two minutes before it hears anything.
+ * otherwise hold the client for the OS's two minutes before it hears anything. With `health`, the
+ * outcome is counted for exit `exitId`: opened (and how long it took) or failed (and why).
  */
-export function limitConnectTime(socket: Socket, timeoutMs: number): void {
+export function limitConnectTime(socket: Socket, timeoutMs: number, health?: ExitHealth, exitId = ''): void {
   const timer = setTimeout(
     () => socket.destroy(new Error(`no connection within ${timeoutMs} ms`)),
     timeoutMs,
   );
   socket.once('connect', () => clearTimeout(timer));
   socket.once('close', () => clearTimeout(timer));
+  if (health) {
+    const startedAt = Date.now();
+    const onError = (error: Error) => health.failed(exitId, error);
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      socket.off('error', onError);
+      health.opened(exitId, Date.now() - startedAt);
+    });
+  }
 }
 
 /** A direct exit's socket once it has connected (destroyed, and rejected, when it fails). */
@@ -46,6 +59,57 @@ function whenConnected(socket: Socket): Promise<Socket> {
       resolve(socket);
     });
   });
+}
+
+/**
+ * A connection from `exit` to address:port. A direct one is answered at once, still connecting (a
+ * failure arrives as its 'error'), read by the tunnel relay's reused memory when `isForRelay`, else by
+ * 'data' events. An upstream one is answered once its proxy opened the tunnel, paused so that no early
+ * byte is lost. With `health`, the outcome is counted for the exit.
+ */
+export function openExit(
+  exit: Exit,
+  address: string,
+  port: number,
+  options: { timeoutMs: number; isForRelay: boolean; health?: ExitHealth | undefined },
+): Socket | Promise<Socket> {
+  const { timeoutMs, health } = options;
+  if (exit.kind === 'upstream') {
+    const opening = connectViaUpstream(exit.upstream, address, port, timeoutMs);
+    if (!health) {
+      return opening;
+    }
+    const startedAt = Date.now();
+    return opening.then(
+      (socket) => {
+        health.opened(exit.id, Date.now() - startedAt);
+        return socket;
+      },
+      (error: unknown) => {
+        health.failed(exit.id, error);
+        throw error;
+      },
+    );
+  }
+  const target = { host: address, port, localAddress: exit.localAddress };
+  const socket = options.isForRelay ? connectTarget(target) : connect(target);
+  socket.setNoDelay(true);
+  limitConnectTime(socket, timeoutMs, health, exit.id);
+  return socket;
+}
+
+/**
+ * An open connection through `exit` to address:port (the exit probe's way out, as the gateway's own):
+ * a direct exit bound to its local address, an upstream one through its proxy. Read by 'data' events.
+ */
+export function connectThroughExit(
+  exit: Exit,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Socket> {
+  const opened = openExit(exit, address, port, { timeoutMs, isForRelay: false });
+  return opened instanceof Promise ? opened : whenConnected(opened);
 }
 
 /**
@@ -65,6 +129,7 @@ export class ExitDialer implements StickyChoice {
   readonly defaultTtlMinutes: number;
   private readonly exits: readonly Exit[];
   private readonly timeoutMs: number;
+  private readonly health: ExitHealth | undefined;
 
   constructor(
     settings: DialSettings,
@@ -78,6 +143,7 @@ export class ExitDialer implements StickyChoice {
     // The plan's saved rotation interval is its sticky window.
     this.defaultTtlMinutes = plan.saved?.rotationMinutes ?? settings.defaultSessionTtlMinutes;
     this.timeoutMs = settings.exitConnectTimeoutMs;
+    this.health = settings.exitHealth;
   }
 
   /** The first exit: the session's, or a new pick (NO_RAY when none matches the targeting). */
@@ -98,21 +164,9 @@ export class ExitDialer implements StickyChoice {
     return next;
   }
 
-  /**
-   * A connection from `exit` to address:port. A direct one is answered at once, still connecting (a
-   * failure arrives as its 'error'); it is read by the tunnel relay's reused memory when `isForRelay`,
-   * else by 'data' events. An upstream one is answered once its proxy opened the tunnel, paused so that
-   * no early byte is lost.
-   */
+  /** A connection from `exit` to address:port, counted in the exit's health (see openExit). */
   open(exit: Exit, address: string, port: number, isForRelay: boolean): Socket | Promise<Socket> {
-    if (exit.kind === 'upstream') {
-      return connectViaUpstream(exit.upstream, address, port, this.timeoutMs);
-    }
-    const options = { host: address, port, localAddress: exit.localAddress };
-    const socket = isForRelay ? connectTarget(options) : connect(options);
-    socket.setNoDelay(true);
-    limitConnectTime(socket, this.timeoutMs);
-    return socket;
+    return openExit(exit, address, port, { timeoutMs: this.timeoutMs, isForRelay, health: this.health });
   }
 
   /**

@@ -27,4 +27,9 @@ export class ThreadLimits {
   count(planId: string): number {
     return this.active.get(planId) ?? 0;
   }
+
+  /** Slots held now, per plan (a live view: read it, do not keep it). */
+  perPlan(): ReadonlyMap<string, number> {
+    return this.active;
+  }
 }
