@@ -69,6 +69,16 @@ const mailFrom = z
     'must be one sender, like Bytegate <no-reply@bytegate.example> or no-reply@bytegate.example',
   );
 
+/** The exit probe's target: a plain http:// or https:// URL (no credentials: it is shown in the console). */
+const probeUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username;
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL without credentials, like https://probe.example/health');
+
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
 const isProxyAddress = (text: string) =>
   PROXY_PRESETS.includes(text) ||
@@ -157,6 +167,13 @@ const envSchema = z.object({
   PAYMENTS_SANDBOX: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto'),
   SMTP_URL: optionalText.pipe(smtpUrl.optional()),
   MAIL_FROM: optionalText.pipe(mailFrom.optional()),
+  EXIT_PROBE_URL: optionalText.pipe(probeUrl.optional()),
+  EXIT_PROBE_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .default(60),
 });
 
 /** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
@@ -221,6 +238,8 @@ export interface Config {
     /** The From of every message: `Bytegate <no-reply@{host of PUBLIC_URL}>` unless MAIL_FROM says. */
     from: string;
   };
+  /** Where the exit probe job requests through every exit, and how often; null: no probing. */
+  exitProbe: { url: string; intervalSeconds: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -325,6 +344,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     },
+    exitProbe: e.EXIT_PROBE_URL
+      ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
+      : null,
   };
 }
 

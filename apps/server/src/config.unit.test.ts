@@ -125,4 +125,26 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ MAIL_FROM: bad })).toThrow(/MAIL_FROM: must be one sender/);
     }
   });
+
+  it('probes exits only with EXIT_PROBE_URL, every EXIT_PROBE_INTERVAL_SECONDS (60 by default)', () => {
+    expect(loadConfig({}).exitProbe).toBeNull();
+    expect(loadConfig({ EXIT_PROBE_INTERVAL_SECONDS: '5' }).exitProbe).toBeNull();
+    expect(loadConfig({ EXIT_PROBE_URL: 'https://probe.example/health' }).exitProbe).toEqual({
+      url: 'https://probe.example/health',
+      intervalSeconds: 60,
+    });
+    expect(
+      loadConfig({ EXIT_PROBE_URL: 'http://127.0.0.1:8080/', EXIT_PROBE_INTERVAL_SECONDS: '2' }).exitProbe,
+    ).toEqual({ url: 'http://127.0.0.1:8080/', intervalSeconds: 2 });
+    for (const bad of ['probe.example', 'ftp://probe.example/', 'https://user:pass@probe.example/']) {
+      expect(() => loadConfig({ EXIT_PROBE_URL: bad })).toThrow(
+        /EXIT_PROBE_URL: must be an http:\/\/ or https:\/\//,
+      );
+    }
+    for (const bad of ['0', '1.5', 'soon', '86401']) {
+      expect(() => loadConfig({ EXIT_PROBE_INTERVAL_SECONDS: bad })).toThrow(
+        /EXIT_PROBE_INTERVAL_SECONDS: must be/,
+      );
+    }
+  });
 });

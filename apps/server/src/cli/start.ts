@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { buildApp } from '../http/app.ts';
+import { exitProbeJobs } from '../jobs/probe-exits.ts';
 import { prunePaymentEvents } from '../jobs/prune-payment-events.ts';
 import { pruneSessions } from '../jobs/prune-sessions.ts';
 import { pruneUsage } from '../jobs/prune-usage.ts';
@@ -19,9 +20,11 @@ export async function start(config: Config): Promise<void> {
   await database.migrate();
   // One registry of payment providers for the API and the jobs.
   const payments = createPaymentProviders(config);
-  const app = await buildApp({ config, db: database.db, payments });
-  const ctx = { config, db: database.db, log: app.log };
   let gateway: RunningGateway | null = null;
+  // The console's health view reads this process's gateway, once it runs.
+  const gatewayConnections = () => gateway?.connections() ?? null;
+  const app = await buildApp({ config, db: database.db, payments, gatewayConnections });
+  const ctx = { config, db: database.db, log: app.log };
   const stopJobs = config.roles.has('jobs')
     ? startJobs(
         [
@@ -41,6 +44,7 @@ export async function start(config: Config): Promise<void> {
               await reconcileTopups(ctx, payments);
             },
           },
+          ...exitProbeJobs(ctx),
         ],
         app.log,
       )

@@ -1,6 +1,8 @@
 import type { Database } from '@bytegate/db';
 import {
+  addExitTraffic,
   applyMeteredUsage,
+  type ExitRow,
   getInventoryVersion,
   isUsageFlushApplied,
   listActiveExits,
@@ -10,6 +12,7 @@ import {
 import {
   DomainSet,
   type Exit,
+  type ExitTraffic,
   type GatewayStore,
   type PlanAccess,
   type PlanUsage,
@@ -107,27 +110,14 @@ export class DbGatewayStore implements GatewayStore {
       return;
     }
     const byPool = new Map<PoolType, Exit[]>();
+    // Out-of-rotation and switched-off exits are not read at all: only those in rotation are picked.
     for (const row of await listActiveExits(this.db)) {
-      const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
-      if (row.kind === 'upstream' && !upstream) {
+      const exit = toGatewayExit(row);
+      if (!exit) {
         continue; // validated on the way in; a row edited by hand into nonsense is skipped, not fatal
       }
-      const route =
-        row.kind === 'upstream' && upstream
-          ? { kind: 'upstream' as const, upstream }
-          : { kind: 'direct' as const, localAddress: row.localAddress ?? undefined };
       const list = byPool.get(row.poolType) ?? [];
-      list.push({
-        id: row.id,
-        ...route,
-        poolType: row.poolType,
-        country: row.country,
-        state: row.state?.toLowerCase() ?? undefined,
-        city: row.city?.toLowerCase() ?? undefined,
-        zip: row.zip ?? undefined,
-        asn: row.asn ?? undefined,
-        isRisky: row.isRisky,
-      });
+      list.push(exit);
       byPool.set(row.poolType, list);
     }
     this.exitsByPool = byPool;
@@ -162,6 +152,25 @@ export class DbGatewayStore implements GatewayStore {
     this.noteUsageStored(usage);
   }
 
+  /**
+   * Adds one drain of the engine's exit health (connections opened, failed, connect time) to each exit's
+   * hourly row. Not billing: one statement, and a drain that fails is put back by the caller.
+   */
+  async flushExitHealth(drained: Map<string, ExitTraffic>, now = new Date()): Promise<void> {
+    const hour = 60 * 60 * 1000;
+    await addExitTraffic(this.db, {
+      bucketStart: new Date(Math.floor(now.getTime() / hour) * hour),
+      deltas: [...drained].map(([exitId, traffic]) => ({
+        exitId,
+        connects: traffic.connects,
+        failures: traffic.failures,
+        connectMsTotal: traffic.connectMsTotal,
+        lastError: traffic.lastError ?? null,
+        lastErrorAt: traffic.lastErrorAt > 0 ? new Date(traffic.lastErrorAt) : null,
+      })),
+    });
+  }
+
   /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
   wasUsageFlushed(flushId: string): Promise<boolean> {
     return isUsageFlushApplied(this.db, { flushId });
@@ -176,6 +185,25 @@ export class DbGatewayStore implements GatewayStore {
       }
     }
   }
+}
+
+/** An inventory row as the engine routes through it; null for an upstream URL it cannot read. */
+export function toGatewayExit(row: ExitRow): Exit | null {
+  const location = {
+    id: row.id,
+    poolType: row.poolType,
+    country: row.country,
+    state: row.state?.toLowerCase() ?? undefined,
+    city: row.city?.toLowerCase() ?? undefined,
+    zip: row.zip ?? undefined,
+    asn: row.asn ?? undefined,
+    isRisky: row.isRisky,
+  };
+  if (row.kind === 'upstream') {
+    const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
+    return upstream ? { ...location, kind: 'upstream', upstream } : null;
+  }
+  return { ...location, kind: 'direct', localAddress: row.localAddress ?? undefined };
 }
 
 /**

@@ -1,5 +1,11 @@
 import type { Database } from '@bytegate/db';
-import { createGateway, DEFAULT_OPEN_PORTS, type ListeningPorts, type PortRange } from '@bytegate/gateway';
+import {
+  createGateway,
+  DEFAULT_OPEN_PORTS,
+  type GatewayConnections,
+  type ListeningPorts,
+  type PortRange,
+} from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DbGatewayStore } from './db-gateway-store.ts';
@@ -11,8 +17,10 @@ export interface RunningGateway extends ListeningPorts {
   store: DbGatewayStore;
   /** Flushes what is metered and stops the listeners. */
   stop(): Promise<void>;
-  /** One flush now (tests, shutdown). */
+  /** One flush now (tests, shutdown): metering, then exit health. */
   flush(): Promise<void>;
+  /** What this process holds open now (the console's health view). */
+  connections(): GatewayConnections;
 }
 
 /**
@@ -55,22 +63,49 @@ export async function runGateway(
     store.refresh().catch((error: unknown) => log.error({ err: error }, 'gateway refresh failed'));
   }, REFRESH_EVERY_MS);
   refresher.unref();
+  // Exit health is not billing: one drain a second, in one statement, never two at once (a database
+  // that stopped answering holds one pooled connection, not one more each second); a failed one is put back.
+  let isFlushingHealth = false;
+  const flushExitHealth = async () => {
+    const drained = isFlushingHealth ? new Map() : gateway.exitHealth.drain();
+    if (drained.size === 0) {
+      return;
+    }
+    isFlushingHealth = true;
+    try {
+      await store.flushExitHealth(drained);
+    } catch (error) {
+      gateway.exitHealth.restore(drained);
+      log.warn({ err: error }, 'exit health flush failed; kept for the next one');
+    } finally {
+      isFlushingHealth = false;
+    }
+  };
+  const healthFlusher = setInterval(() => void flushExitHealth(), FLUSH_EVERY_MS);
+  healthFlusher.unref();
   let ports: ListeningPorts;
   try {
     ports = await gateway.listen();
   } catch (error) {
     clearInterval(refresher);
+    clearInterval(healthFlusher);
     throw error;
   }
 
   return {
     ...ports,
     store,
-    flush: () => gateway.flushUsage(),
+    async flush() {
+      await gateway.flushUsage();
+      await flushExitHealth();
+    },
+    connections: () => gateway.connections(),
     async stop() {
       clearInterval(refresher);
+      clearInterval(healthFlusher);
       // Closing ends the connections and flushes what they carried last.
       await gateway.close();
+      await flushExitHealth();
     },
   };
 }

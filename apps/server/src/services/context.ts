@@ -1,4 +1,5 @@
 import type { Database } from '@bytegate/db';
+import type { GatewayConnections } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -11,6 +12,8 @@ export interface ServiceContext {
   log?: FastifyBaseLogger;
   /** Outgoing mail (SMTP, or the outbox without SMTP_URL); buildApp sets it, see `MailContext`. */
   mailer?: Mailer;
+  /** What the gateway running in this process holds open now; null while it runs none (see cli/start.ts). */
+  gatewayConnections?: () => GatewayConnections | null;
 }
 
 /** The context of a use case that sends mail: the one the HTTP app builds, with its mailer. */

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
 import { exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
@@ -50,8 +50,12 @@ export async function getInventoryVersion(db: Executor): Promise<number> {
   return row?.version ?? 0;
 }
 
+/** The exits in rotation: switched on, and not taken out by the health rules. */
 export async function listActiveExits(db: Executor): Promise<ExitRow[]> {
-  return db.select().from(exits).where(eq(exits.isActive, true));
+  return db
+    .select()
+    .from(exits)
+    .where(and(eq(exits.isActive, true), isNull(exits.outOfRotationAt)));
 }
 
 export async function listExitsForAdmin(db: Executor): Promise<ExitRow[]> {
