@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createDb } from '@bytegate/db';
+import { listAuditEntries } from '@bytegate/db/queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
@@ -94,5 +96,45 @@ describe('bytegate exits', () => {
     const withUpstream = run('list').stdout;
     expect(withUpstream).toContain('socks5://acct:***@198.51.100.4:1080');
     expect(withUpstream).not.toContain('Hunter2pw');
+  }, 60_000);
+
+  it('disables, enables and puts back an exit with a reason, each change audited as cli', async () => {
+    const added = run(
+      'add',
+      '--name',
+      'Audited 1',
+      '--pool',
+      'datacenter',
+      '--country',
+      'NL',
+      '--reason',
+      'new rack',
+    );
+    const id = /Added exit ([0-9a-f-]{36})/.exec(added.stdout)?.[1] ?? '';
+    expect(run('disable', id).stderr).toContain("required option '--reason <text>' not specified");
+    expect(run('disable', id, '--reason', 'rack maintenance').stdout).toContain(
+      `Exit ${id} (Audited 1) is disabled.`,
+    );
+    expect(run('list').stdout).toMatch(/Audited 1.*disabled/);
+    expect(run('enable', id, '--reason', 'rack back').stdout).toContain('is enabled.');
+    // In rotation already: nothing to put back, nothing recorded.
+    expect(run('restore', id, '--reason', 'just in case').stdout).toContain('is in rotation.');
+    expect(run('disable', '00000000-0000-4000-8000-000000000000', '--reason', 'x y z').stderr).toContain(
+      'no exit has the id 00000000-0000-4000-8000-000000000000',
+    );
+    expect(run('remove', id, '--reason', 'rack sold').stdout).toContain(`Removed exit ${id}.`);
+
+    const database = await createDb({ dataDir });
+    try {
+      const { rows } = await listAuditEntries(database.db, { targetId: id, limit: 10, offset: 0 });
+      expect(rows.map((row) => [row.actorEmail, row.action, row.reason])).toEqual([
+        ['cli', 'exit.remove', 'rack sold'],
+        ['cli', 'exit.enable', 'rack back'],
+        ['cli', 'exit.disable', 'rack maintenance'],
+        ['cli', 'exit.add', 'new rack'],
+      ]);
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 });

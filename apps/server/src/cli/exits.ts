@@ -1,28 +1,53 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { Database } from '@bytegate/db';
-import { createExits, deleteExit, listExitsForAdmin } from '@bytegate/db/queries';
+import type { ImportProblem } from '@bytegate/contracts/admin-exits';
+import { listExitsForAdmin } from '@bytegate/db/queries';
 import { Command } from 'commander';
-import {
-  exitInputSchema,
-  maskUpstreamUrl,
-  parseExitFile,
-  toNewExit,
-} from '../services/inventory/exit-input.ts';
+import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
+import { DomainError } from '../services/domain-error.ts';
+import { addExit } from '../services/inventory/add-exit.ts';
+import { describeExitIssues, exitInputSchema, maskUpstreamUrl } from '../services/inventory/exit-input.ts';
+import { importExits } from '../services/inventory/import-exits.ts';
+import { exitStatusOf } from '../services/inventory/present-exit.ts';
+import { putExitBackIntoRotation } from '../services/inventory/put-exit-back.ts';
+import { removeExit } from '../services/inventory/remove-exit.ts';
+import { setExitActive } from '../services/inventory/set-exit-active.ts';
 import { type CliContext, resolveFrom } from './context.ts';
 
+const EXIT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `bytegate exits`: the inventory from the command line, through the same use cases as the console, so
+ * every change is audited (actor `cli`) and checked by the same rules.
+ */
 export function exitsCommand(cli: CliContext): Command {
-  const withDatabase = <T>(work: (db: Database) => Promise<T>) => cli.withServices((ctx) => work(ctx.db));
   const fail = (message: string) => cli.fail(message);
   const exitsCommand = new Command('exits').description(
-    'Manage the exit inventory the gateway routes through',
+    'Manage the exit inventory the gateway routes through (every change is written to the audit log)',
   );
+
+  /** Runs a change on one exit; an unknown id reads as the command's own refusal. */
+  const onExit = async (id: string, change: (exitId: string) => Promise<void>) => {
+    if (!EXIT_ID.test(id)) {
+      fail(`"${id}" is not an exit id`);
+      return;
+    }
+    try {
+      await change(id);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') {
+        fail(`no exit has the id ${id}`);
+        return;
+      }
+      throw error;
+    }
+  };
 
   exitsCommand
     .command('list')
-    .description('List every exit')
+    .description('List every exit, with its status (active, out_of_rotation, disabled)')
     .action(async () => {
-      const rows = await withDatabase((db) => listExitsForAdmin(db));
+      const rows = await cli.withServices((ctx) => listExitsForAdmin(ctx.db));
       if (rows.length === 0) {
         cli.console.log('No exits. Add one with `bytegate exits add` or `bytegate exits import FILE`.');
         return;
@@ -40,7 +65,7 @@ export function exitsCommand(cli: CliContext): Command {
           asn: row.asn ?? '',
           via: row.localAddress ?? (row.upstreamUrl ? maskUpstreamUrl(row.upstreamUrl) : ''),
           risky: row.isRisky,
-          active: row.isActive,
+          status: exitStatusOf(row),
         })),
       );
     });
@@ -61,36 +86,57 @@ export function exitsCommand(cli: CliContext): Command {
     .option('--local-address <ip>', 'bind outgoing connections to this local address (direct exits)')
     .option('--upstream-url <url>', 'http:// or socks5:// proxy URL with credentials (upstream exits)')
     .option('--risky', 'skipped by the anonymous filter')
-    .action(async (options: Record<string, unknown>) => {
+    .option('--reason <text>', 'why, kept in the audit log')
+    .action(async ({ reason, ...options }: Record<string, unknown> & { reason?: string }) => {
+      // Every problem at once (the use case names the first, for a form field).
       const parsed = exitInputSchema.safeParse(options);
       if (!parsed.success) {
-        fail(
-          parsed.error.issues
-            .map((issue) => `${issue.path.join('.') || 'exit'}: ${issue.message}`)
-            .join('; '),
-        );
+        fail(describeExitIssues(parsed.error));
         return;
       }
-      const [row] = await withDatabase((db) => createExits(db, { exits: [toNewExit(parsed.data)] }));
-      cli.console.log(`Added exit ${row?.id} (${parsed.data.pool}, ${parsed.data.country}).`);
+      const exit = await cli.withServices((ctx) =>
+        addExit(ctx, { input: options, reason, actor: CLI_ACTOR }),
+      );
+      cli.console.log(`Added exit ${exit.id} (${exit.pool}, ${exit.country}).`);
     });
 
   exitsCommand
     .command('remove')
     .description('Remove an exit by id')
     .argument('<id>', 'the exit id from `bytegate exits list`')
-    .action(async (id: string) => {
-      if (!/^[0-9a-f-]{36}$/i.test(id)) {
-        fail(`"${id}" is not an exit id`);
-        return;
-      }
-      const removed = await withDatabase((db) => deleteExit(db, { exitId: id }));
-      if (removed) {
-        cli.console.log(`Removed exit ${id}.`);
-      } else {
-        fail(`no exit has the id ${id}`);
-      }
+    .option('--reason <text>', 'why, kept in the audit log')
+    .action(async (id: string, options: { reason?: string }) => {
+      await onExit(id, async (exitId) => {
+        await cli.withServices((ctx) =>
+          removeExit(ctx, { exitId, reason: options.reason, actor: CLI_ACTOR }),
+        );
+        cli.console.log(`Removed exit ${exitId}.`);
+      });
     });
+
+  const changes = [
+    ['disable', 'Switch an exit off: the gateway stops picking it within a second', 'is disabled'],
+    ['enable', 'Switch an exit on again', 'is enabled'],
+    ['restore', 'Put an exit the health job took out back into rotation', 'is in rotation'],
+  ] as const;
+  for (const [name, description, done] of changes) {
+    exitsCommand
+      .command(name)
+      .description(description)
+      .argument('<id>', 'the exit id from `bytegate exits list`')
+      .requiredOption('--reason <text>', 'why, kept in the audit log')
+      .action(async (id: string, options: { reason: string }) => {
+        await onExit(id, async (exitId) => {
+          const props = { exitId, reason: options.reason, actor: CLI_ACTOR };
+          const exit = await cli.withServices((ctx) =>
+            name === 'restore'
+              ? putExitBackIntoRotation(ctx, props)
+              : setExitActive(ctx, { ...props, isActive: name === 'enable' }),
+          );
+          cli.console.log(`Exit ${exit.id} (${exit.name}) ${done}.`);
+        });
+      });
+  }
 
   exitsCommand
     .command('import')
@@ -101,32 +147,33 @@ export function exitsCommand(cli: CliContext): Command {
       '<file>',
       'a .csv or .json file with columns name,pool,country,state,city,zip,asn,... as for `add`',
     )
-    .action(async (file: string) => {
+    .option('--reason <text>', 'why, kept in the audit log')
+    .action(async (file: string, options: { reason?: string }) => {
       const format = extname(file).toLowerCase() === '.json' ? 'json' : 'csv';
-      let rows: Array<Record<string, unknown>>;
+      let content: string;
       try {
-        rows = parseExitFile(readFileSync(resolveFrom(cli, file), 'utf8'), format);
+        content = readFileSync(resolveFrom(cli, file), 'utf8');
       } catch (error) {
         fail(`cannot read ${file}: ${(error as Error).message}`);
         return;
       }
-      const problems: string[] = [];
-      const exits = rows.flatMap((row, index) => {
-        const parsed = exitInputSchema.safeParse(row);
-        if (!parsed.success) {
-          problems.push(
-            `row ${index + 1}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
-          );
-          return [];
+      try {
+        const { imported } = await cli.withServices((ctx) =>
+          importExits(ctx, { content, format, reason: options.reason, actor: CLI_ACTOR }),
+        );
+        cli.console.log(`Imported ${imported} exits.`);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'VALIDATION_FAILED') {
+          throw error;
         }
-        return [toNewExit(parsed.data)];
-      });
-      if (problems.length > 0) {
-        fail(`nothing imported:\n  ${problems.join('\n  ')}`);
-        return;
+        const problems = (error.details?.problems ?? []) as ImportProblem[];
+        const where = format === 'json' ? 'row' : 'line';
+        fail(
+          problems.length > 0
+            ? `nothing imported:\n  ${problems.map((problem) => `${where} ${problem.line}: ${problem.message}`).join('\n  ')}`
+            : `cannot read ${file}: ${error.message.replace(/^Nothing was imported: /, '')}`,
+        );
       }
-      const added = await withDatabase((db) => createExits(db, { exits }));
-      cli.console.log(`Imported ${added.length} exits.`);
     });
   return exitsCommand;
 }
