@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerStatusSchema, userRoleSchema } from './admin.ts';
+import { type AuditAction, customerStatusSchema, userRoleSchema } from './admin.ts';
 import { paginationSchema } from './orders.ts';
 import { text } from './text.ts';
 
@@ -25,14 +25,8 @@ export type InboxAssigneeFilter = z.infer<typeof inboxAssigneeFilterSchema>;
 export const contactEntryKindSchema = z.enum(['note', 'reply']);
 export type ContactEntryKind = z.infer<typeof contactEntryKindSchema>;
 
-/** What the audit log records of the inbox, one name per staff action. */
-export const SUPPORT_AUDIT_ACTIONS = [
-  'contact.status',
-  'contact.assign',
-  'contact.note',
-  'contact.reply',
-] as const;
-export type SupportAuditAction = (typeof SUPPORT_AUDIT_ACTIONS)[number];
+/** What the audit log records of the inbox (in contracts/admin.ts's AUDIT_ACTIONS with the rest). */
+export type SupportAuditAction = Extract<AuditAction, `contact.${string}`>;
 
 /** Messages per page of GET /api/admin/inbox. */
 export const INBOX_PAGE_SIZE = 25;

@@ -32,6 +32,8 @@ export const MAX_THREAD_LIMIT = 10_000;
 export const CUSTOMER_SEARCH_LIMIT = 50;
 /** Audit entries per page of GET /api/admin/audit. */
 export const AUDIT_PAGE_SIZE = 50;
+/** How long after its completion a purchase's unused traffic may be refunded (Terms: 7-day money back). */
+export const REFUND_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 export const REASON_MIN_LENGTH = 3;
 export const REASON_MAX_LENGTH = 500;
 
@@ -44,12 +46,31 @@ export const AUDIT_ACTIONS = [
   'customer.enable',
   'customer.sessions.revoke',
   'plan.threads.change',
+  'thread_request.approve',
+  'thread_request.decline',
+  'plan.password.regenerate',
+  'customer.unblocks.change',
+  'order.refund',
+  'topup.approve',
+  'topup.reject',
+  'topup.check',
+  'exit.add',
+  'exit.import',
+  'exit.disable',
+  'exit.enable',
+  'exit.remove',
+  'exit.rotation.out',
+  'exit.rotation.restore',
+  'contact.status',
+  'contact.assign',
+  'contact.note',
+  'contact.reply',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['user', 'plan'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'plan', 'exit', 'inventory', 'contact_message'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Why staff act: required on every action that moves money or traffic (and on the others alike). */
@@ -165,6 +186,21 @@ export const customerDetailSchema = z.object({
 });
 export type CustomerDetail = z.infer<typeof customerDetailSchema>;
 
+/** An order as staff see it: the customer's view plus what a refund needs. */
+export const adminOrderSchema = orderSchema.extend({
+  kind: z.enum(['topup', 'purchase']),
+  /** Dollars a top-up credited (0 for a purchase or an unpaid top-up). */
+  credited: z.number(),
+  /** Dollars refunded (0 when not refunded), and when. */
+  refunded: z.number(),
+  refundedAt: z.string().nullable(),
+  /** A purchase's refund window ends here (7 days after completion); null for a top-up. */
+  refundableUntil: z.string().nullable(),
+  /** Whether a refund may be asked for now (GET …/refund says exactly what it would move). */
+  canRefund: z.boolean(),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
 /** `GET /api/admin/customers/:userId`, and the answer of every action on that customer. */
 export const customerDetailResponseSchema = z.object({
   customer: customerDetailSchema,
@@ -173,7 +209,7 @@ export const customerDetailResponseSchema = z.object({
   plans: z.array(adminPlanSchema),
   unblocks: z.object({ ports: z.array(z.number().int()), hosts: z.array(z.string()) }),
   /** Latest 50, newest first. */
-  orders: z.array(orderSchema),
+  orders: z.array(adminOrderSchema),
   /** Open dashboard sessions (not expired, not revoked), newest first. */
   sessions: z.array(adminSessionSchema),
   /** Latest 50 entries about this customer or their plans, newest first. */

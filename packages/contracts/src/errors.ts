@@ -37,6 +37,15 @@ export const errorCatalogue = {
   ALLOWLIST_ADDRESS_TAKEN: 409,
   /** The plan's allowlist holds the most addresses it may. */
   ALLOWLIST_FULL: 409,
+  /**
+   * What is asked does not fit the thing's state now: an order already refunded or past its refund
+   * window, a top-up no longer held for review. `error` says which.
+   */
+  CONFLICT: 409,
+  /** The plan already has a thread request waiting for support: one pending request a plan. */
+  THREAD_REQUEST_PENDING: 409,
+  /** The thread request was already approved, declined or cancelled: it cannot be decided or cancelled again. */
+  THREAD_REQUEST_CLOSED: 409,
   /** The body exceeds the size the server accepts (a 400, like any other bad body). */
   BODY_TOO_LARGE: 400,
   /** Too many requests from this address (or for this email). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reasonField } from './admin.ts';
+import { text } from './text.ts';
 
 // A customer's unblocks (SPEC section 6): target ports and blocked-category domains support opens for
 // one customer. The rules live here once, for `bytegate unblock`, the console and its API.
@@ -40,8 +41,7 @@ export const changeUnblocksRequestSchema = z
       .default([]),
     hosts: z
       .array(
-        z
-          .string({ error: unblockHostMessage })
+        text('Domain', { error: unblockHostMessage })
           .max(254, unblockHostMessage)
           .refine((value) => parseUnblockHost(value) !== null, { message: unblockHostMessage })
           .transform((value) => parseUnblockHost(value) ?? value),

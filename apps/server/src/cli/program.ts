@@ -4,6 +4,7 @@ import type { CliContext } from './context.ts';
 import { customersCommand } from './customers.ts';
 import { exitsCommand } from './exits.ts';
 import { describeFailure } from './failure.ts';
+import { refundCommand } from './refund.ts';
 import { staffCommand } from './staff.ts';
 import { threadsCommand } from './threads.ts';
 import { unblockCommand } from './unblock.ts';
@@ -17,6 +18,7 @@ export function backOfficeCommands(cli: CliContext): Command[] {
     balanceCommand(cli),
     customersCommand(cli),
     exitsCommand(cli),
+    refundCommand(cli),
     staffCommand(cli),
     threadsCommand(cli),
     unblockCommand(cli),

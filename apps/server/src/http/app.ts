@@ -28,6 +28,7 @@ import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
 import { allowlistRoutes } from './routes/subuser/allowlist.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
+import { threadRequestsRoutes } from './routes/thread-requests/thread-requests.routes.ts';
 import { topupRoutes } from './routes/topup/topup.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
@@ -49,6 +50,8 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** Fastify's logger; off in tests. */
   logger?: boolean;
+  /** The connections of the gateway in this process, for the console's health view (none: not shown). */
+  gatewayConnections?: MailContext['gatewayConnections'];
 }
 
 /**
@@ -78,7 +81,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
-  const ctx: MailContext = { config, db, log: app.log, mailer: createMailer(config, app.log) };
+  const ctx: MailContext = {
+    config,
+    db,
+    log: app.log,
+    mailer: createMailer(config, app.log),
+    gatewayConnections: options.gatewayConnections,
+  };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -128,11 +137,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });
       await api.register(allowlistRoutes, { ctx });
+      await api.register(threadRequestsRoutes, { ctx });
       await api.register(proxySettingsRoutes, { ctx });
       await api.register(ordersRoutes, { ctx });
       await api.register(dashboardRoutes, { ctx });
       await api.register(topupRoutes, { ctx, payments });
-      await api.register(adminRoutes, { ctx, prefix: '/admin' });
+      await api.register(adminRoutes, { ctx, payments, prefix: '/admin' });
     },
     { prefix: '/api' },
   );

@@ -210,6 +210,13 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
         return planId;
       case 'userId':
         return userId;
+      case 'messageId':
+      case 'exitId':
+      case 'requestId':
+        // Any well-formed id: the NUL in the body is refused before the message is looked up.
+        return '00000000-0000-4000-8000-000000000000';
+      case 'country':
+        return 'US';
       case 'pool_type':
         return 'residential';
       case 'countries':
@@ -220,7 +227,9 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
         return '10';
       case 'orderId':
       case 'order_id':
-        return 'ORD-1';
+        return 'BG-100001';
+      case 'hosts':
+        return 'example.com';
       case 'session':
         return 'token';
       default:

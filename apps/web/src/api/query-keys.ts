@@ -13,11 +13,14 @@ export const queryKeys = {
     ['geo-options', list, poolType, filter] as const,
   orders: (page: number) => ['orders', page] as const,
   allOrders: ['orders'] as const,
+  threadRequests: ['thread-requests'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,
     customer: (userId: string) => ['admin', 'customers', userId] as const,
     audit: (filter: object) => ['admin', 'audit', filter] as const,
     allAudit: ['admin', 'audit'] as const,
+    threadRequests: (filter: object) => ['admin', 'thread-requests', filter] as const,
+    allThreadRequests: ['admin', 'thread-requests'] as const,
   },
 };

@@ -1,6 +1,9 @@
 export * from './allowlist.ts';
 export * from './audit.ts';
+export * from './back-office-payments.ts';
+export * from './back-office-traffic.ts';
 export * from './contact-messages.ts';
+export * from './exits.ts';
 export * from './gateway.ts';
 export * from './ledger.ts';
 export * from './orders.ts';
@@ -8,6 +11,7 @@ export * from './plans.ts';
 export * from './proxy-settings.ts';
 export * from './sessions.ts';
 export * from './staff.ts';
+export * from './thread-requests.ts';
 export * from './trusted-devices.ts';
 export * from './usage.ts';
 export * from './users.ts';

@@ -34,6 +34,9 @@ describe('audit entries as people read them', () => {
     expect(formatAuditValue('threadLimit', 10000)).toBe('10,000');
     expect(formatAuditValue('disabledAt', '2026-01-02T03:04:05Z')).toMatch(/2026/);
     expect(formatAuditValue('status', null)).toBe('—');
+    expect(formatAuditValue('planTotalBytes', 5 * 1024 ** 3)).toBe('5.00 GB');
+    expect(formatAuditValue('ports', [25, 587])).toBe('25, 587');
+    expect(formatAuditValue('hosts', [])).toBe('None');
     expect(fieldLabel('threadLimit')).toBe('Thread limit');
     expect(fieldLabel('someNewField')).toBe('Some new field');
     expect(auditActionLabel('customer.balance.adjust')).toBe('Balance adjusted');

@@ -9,6 +9,25 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'customer.enable': 'Account enabled',
   'customer.sessions.revoke': 'Sessions revoked',
   'plan.threads.change': 'Thread limit changed',
+  'plan.password.regenerate': 'Proxy password replaced',
+  'customer.unblocks.change': 'Unblocks changed',
+  'order.refund': 'Order refunded',
+  'topup.approve': 'Top-up approved',
+  'topup.reject': 'Top-up rejected',
+  'topup.check': 'Checked with provider',
+  'thread_request.approve': 'Thread request approved',
+  'thread_request.decline': 'Thread request declined',
+  'exit.add': 'Exit added',
+  'exit.import': 'Exits imported',
+  'exit.disable': 'Exit disabled',
+  'exit.enable': 'Exit enabled',
+  'exit.remove': 'Exit removed',
+  'exit.rotation.out': 'Exit taken out of rotation',
+  'exit.rotation.restore': 'Exit put back into rotation',
+  'contact.status': 'Message status changed',
+  'contact.assign': 'Message assigned',
+  'contact.note': 'Note added',
+  'contact.reply': 'Reply sent',
 };
 
 /** An action's label; an action this build does not know yet shows as its name. */
@@ -22,10 +41,23 @@ const FIELD_LABELS: Record<string, string> = {
   amountCents: 'Amount',
   status: 'Status',
   threadLimit: 'Thread limit',
+  requestedThreads: 'Threads asked for',
   role: 'Role',
   liveSessions: 'Open sessions',
   revokedSessions: 'Sessions revoked',
   disabledAt: 'Disabled since',
+  ports: 'Ports',
+  hosts: 'Domains',
+  order: 'Order',
+  providerStatus: 'Provider status',
+  planTotalBytes: 'Plan traffic',
+  refundedBytes: 'Traffic refunded',
+  password: 'Proxy password',
+  assignee: 'Assignee',
+  note: 'Note',
+  reply: 'Reply',
+  to: 'Sent to',
+  outOfRotationReason: 'Out of rotation because',
 };
 
 /** A changed field's name as a label: 'threadLimit' is 'Thread limit'. */
@@ -50,6 +82,9 @@ export function formatAuditValue(key: string, value: unknown): string {
     return '—';
   }
   if (typeof value === 'number') {
+    if (/bytes$/i.test(key)) {
+      return `${(value / 1024 ** 3).toFixed(2)} GB`;
+    }
     if (/cents$/i.test(key)) {
       const sign = key === 'amountCents' && value > 0 ? '+' : value < 0 ? '-' : '';
       return `${sign}$${(Math.abs(value) / 100).toFixed(2)}`;
@@ -61,6 +96,9 @@ export function formatAuditValue(key: string, value: unknown): string {
   }
   if (typeof value === 'boolean') {
     return value ? 'Yes' : 'No';
+  }
+  if (Array.isArray(value)) {
+    return value.length === 0 ? 'None' : value.join(', ');
   }
   return JSON.stringify(value);
 }

@@ -87,7 +87,12 @@ export function AuditList({ entries, label, showsTarget = true }: AuditListProps
   );
 }
 
-/** The entry's target: a customer, or a plan with a link to its owner's page. */
+/** Targets with a console page of their own besides customers. */
+const TARGET_PAGES: Record<string, { label: string; path: (id: string) => string } | undefined> = {
+  contact_message: { label: 'Message', path: (id) => `/admin/inbox/${encodeURIComponent(id)}` },
+};
+
+/** The entry's target: a customer, a message, or a plan or exit with a link to its owner's page. */
 function AuditTarget({ entry }: { entry: AuditEntry }) {
   const customerId = auditCustomerId(entry);
   const linkClass =
@@ -96,6 +101,14 @@ function AuditTarget({ entry }: { entry: AuditEntry }) {
     return (
       <Link to={`/admin/customers/${entry.targetId}`} className={linkClass} title={entry.targetId}>
         Customer <span className="font-mono text-xs">{entry.targetId.slice(0, 8)}</span>
+      </Link>
+    );
+  }
+  const page = TARGET_PAGES[entry.targetType];
+  if (page) {
+    return (
+      <Link to={page.path(entry.targetId)} className={linkClass} title={entry.targetId}>
+        {page.label} <span className="font-mono text-xs">{entry.targetId.slice(0, 8)}</span>
       </Link>
     );
   }

@@ -1,4 +1,5 @@
 import type { DailyTraffic } from '@bytegate/contracts/dashboard';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useDashboardTraffic } from '../../api/use-dashboard-traffic.ts';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -30,7 +31,25 @@ const formatDay = (day: string) => dayLabel.format(new Date(`${day}T00:00:00Z`))
 
 /** Daily traffic over the last 30 days, all plans together. */
 export function TrafficChartCard() {
-  const traffic = useDashboardTraffic();
+  return (
+    <TrafficChart
+      traffic={useDashboardTraffic()}
+      emptyText="No traffic yet. Your daily usage appears here once requests go through the gateway."
+    />
+  );
+}
+
+/**
+ * The 30-day traffic card over any source of days: the customer's own overview, and a customer's page
+ * in the staff console.
+ */
+export function TrafficChart({
+  traffic,
+  emptyText,
+}: {
+  traffic: UseQueryResult<readonly DailyTraffic[]>;
+  emptyText: string;
+}) {
   const days = traffic.data ?? [];
   const unit = chartUnit(days);
   const totalBytes = days.reduce((sum, day) => sum + day.bytes, 0);
@@ -63,7 +82,7 @@ export function TrafficChartCard() {
           </Alert>
         ) : totalBytes === 0 ? (
           <p className="flex h-56 items-center justify-center rounded-lg border border-dashed border-gray-200 px-4 text-center text-sm text-gray-500">
-            No traffic yet. Your daily usage appears here once requests go through the gateway.
+            {emptyText}
           </p>
         ) : (
           <div className="h-56" data-testid="traffic-chart">

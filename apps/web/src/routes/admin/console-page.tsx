@@ -1,5 +1,17 @@
 import { isStaffRole, type StaffRole } from '@bytegate/contracts/admin';
-import { LayoutDashboardIcon, LogOutIcon, ScrollTextIcon, ShieldAlertIcon, UsersIcon } from 'lucide-react';
+import {
+  ActivityIcon,
+  GaugeIcon,
+  InboxIcon,
+  LayoutDashboardIcon,
+  LogOutIcon,
+  ReceiptTextIcon,
+  ScrollTextIcon,
+  SendIcon,
+  ServerIcon,
+  ShieldAlertIcon,
+  UsersIcon,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { logout } from '../../api/auth-session.ts';
@@ -14,8 +26,15 @@ import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useNoindex } from '../../seo/use-noindex.ts';
 import { AuditPage } from './audit-page.tsx';
+import { ContactThreadPage } from './contact-thread-page.tsx';
 import { CustomerPage } from './customer-page.tsx';
 import { CustomersPage } from './customers-page.tsx';
+import { ExitsPage } from './exits-page.tsx';
+import { HealthPage } from './health-page.tsx';
+import { InboxPage } from './inbox-page.tsx';
+import { OutboxPage } from './outbox-page.tsx';
+import { PaymentsPage } from './payments-page.tsx';
+import { ThreadRequestsPage } from './thread-requests-page.tsx';
 
 // The staff console (issue 15): its own lazily loaded chunk at /admin, never prerendered, noindex.
 // Staff sign in through the normal login; the role comes from GET /api/auth/me, and every /api/admin
@@ -73,6 +92,28 @@ function ConsoleRoutes({ staffRole }: { staffRole: StaffRole }) {
     const userId = decodeURIComponent(customer);
     return <CustomerPage key={userId} userId={userId} staffRole={staffRole} />;
   }
+  // The support inbox and the Outbox (features/admin/support).
+  const inbox = /^\/admin\/inbox(?:\/([^/]+))?$/.exec(path);
+  if (inbox) {
+    const messageId = inbox[1] ? decodeURIComponent(inbox[1]) : null;
+    return messageId ? <ContactThreadPage key={messageId} messageId={messageId} /> : <InboxPage />;
+  }
+  const outbox = /^\/admin\/outbox(?:\/([^/]+))?$/.exec(path);
+  if (outbox) {
+    return <OutboxPage outboxId={outbox[1] ? decodeURIComponent(outbox[1]) : null} />;
+  }
+  if (path === '/admin/payments') {
+    return <PaymentsPage staffRole={staffRole} />;
+  }
+  if (path === '/admin/thread-requests') {
+    return <ThreadRequestsPage staffRole={staffRole} />;
+  }
+  if (path === '/admin/exits') {
+    return <ExitsPage staffRole={staffRole} />;
+  }
+  if (path === '/admin/health') {
+    return <HealthPage />;
+  }
   return <ConsoleNotFound />;
 }
 
@@ -81,13 +122,49 @@ const navItems = [
     to: '/admin',
     label: 'Customers',
     icon: UsersIcon,
-    matches: (path: string) => !path.startsWith('/admin/audit'),
+    matches: (path: string) => /^\/admin\/?$/.test(path) || path.startsWith('/admin/customers'),
+  },
+  {
+    to: '/admin/inbox',
+    label: 'Inbox',
+    icon: InboxIcon,
+    matches: (path: string) => path.startsWith('/admin/inbox'),
+  },
+  {
+    to: '/admin/payments',
+    label: 'Payments',
+    icon: ReceiptTextIcon,
+    matches: (path: string) => path.startsWith('/admin/payments'),
+  },
+  {
+    to: '/admin/thread-requests',
+    label: 'Thread requests',
+    icon: GaugeIcon,
+    matches: (path: string) => path.startsWith('/admin/thread-requests'),
+  },
+  {
+    to: '/admin/exits',
+    label: 'Exits',
+    icon: ServerIcon,
+    matches: (path: string) => path.startsWith('/admin/exits'),
+  },
+  {
+    to: '/admin/health',
+    label: 'Health',
+    icon: ActivityIcon,
+    matches: (path: string) => path.startsWith('/admin/health'),
   },
   {
     to: '/admin/audit',
     label: 'Audit log',
     icon: ScrollTextIcon,
     matches: (path: string) => path.startsWith('/admin/audit'),
+  },
+  {
+    to: '/admin/outbox',
+    label: 'Outbox',
+    icon: SendIcon,
+    matches: (path: string) => path.startsWith('/admin/outbox'),
   },
 ];
 
@@ -150,7 +227,7 @@ function ConsoleShell({
           <Badge tone="brand" className="uppercase tracking-wide">
             Console
           </Badge>
-          <ConsoleNav className="ml-4 hidden md:block" />
+          <ConsoleNav className="ml-4 hidden 2xl:block" />
           <div className="ml-auto flex items-center gap-1 sm:gap-2">
             <div className="mr-2 hidden text-right text-sm lg:block">
               <p className="font-medium text-gray-900">{email}</p>
@@ -168,7 +245,7 @@ function ConsoleShell({
             </Button>
           </div>
         </div>
-        <ConsoleNav className="border-t border-gray-100 px-4 py-2 md:hidden" />
+        <ConsoleNav className="overflow-x-auto border-t border-gray-100 px-4 py-2 2xl:hidden" />
       </header>
       <main id="console-main" className="mx-auto w-full min-w-0 max-w-7xl px-4 py-6 sm:px-6 sm:py-8">
         {children}

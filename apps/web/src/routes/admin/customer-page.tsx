@@ -20,6 +20,8 @@ import { ReasonDialog } from '../../features/admin/reason-dialog.tsx';
 import { SessionsCard } from '../../features/admin/sessions-card.tsx';
 import { EmptyState, ErrorState, isNotFound } from '../../features/admin/states.tsx';
 import { CustomerStatusBadge, RoleBadge } from '../../features/admin/status-badges.tsx';
+import { UnblocksCard } from '../../features/admin/unblocks-card.tsx';
+import { CustomerUsageCard } from '../../features/admin/usage-card.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** A customer's page: who they are, their money and traffic, and what staff did to the account. */
@@ -179,12 +181,14 @@ function CustomerView({
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
+          <CustomerUsageCard userId={customer.id} />
           <PlansCard userId={customer.id} plans={plans} />
           <LedgerCard ledger={detail.ledger} />
-          <OrdersCard orders={detail.orders} />
+          <OrdersCard userId={customer.id} orders={detail.orders} staffRole={staffRole} />
         </div>
         <div className="min-w-0 space-y-6">
           <ProfileCard detail={detail} />
+          <UnblocksCard customer={customer} unblocks={detail.unblocks} />
           <SessionsCard customer={customer} sessions={sessions} />
         </div>
       </div>
@@ -201,7 +205,8 @@ function CustomerView({
         </CardHeader>
         {detail.audit.length === 0 ? (
           <EmptyState icon={ScrollTextIcon} title="No staff actions yet">
-            Balance adjustments, thread limit changes, disabling and revoked sessions appear here.
+            Balance adjustments, refunds, thread limits, passwords, unblocks, disabling and revoked sessions
+            appear here.
           </EmptyState>
         ) : (
           <AuditList entries={detail.audit} label="Staff actions on this customer" showsTarget={false} />

@@ -3,7 +3,7 @@ import type {
   CustomerDetailResponse,
   CustomerSearchResponse,
 } from '@bytegate/contracts/admin';
-import { createOrder } from '@bytegate/db/queries';
+import { addUsage, createOrder } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStaffRole } from '../../../services/back-office/set-staff-role.ts';
@@ -446,6 +446,38 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
         token: support.token,
       });
       expect(beyond.body.entries).toEqual([]);
+    });
+  });
+
+  describe('GET /api/admin/customers/:userId/usage', () => {
+    it("answers the customer's traffic per UTC day over 30 days, every plan together", async () => {
+      const today = new Date();
+      const hour = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()));
+      await addUsage(server.database.db, {
+        planId: customer.planId,
+        bucketStart: hour,
+        bytes: 5_000,
+        extraBytes: 0,
+        requests: 3,
+        errors: 1,
+      });
+      const answer = await server.request<{ days: Array<{ day: string; bytes: number; requests: number }> }>(
+        'GET',
+        `/api/admin/customers/${customer.userId}/usage`,
+        { token: support.token },
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.days).toHaveLength(30);
+      expect(answer.body.days.at(-1)).toMatchObject({
+        day: hour.toISOString().slice(0, 10),
+        bytes: 5_000,
+        requests: 3,
+      });
+      expect(answer.body.days.slice(0, -1).every((day) => day.bytes === 0)).toBe(true);
+      const unknown = await server.request('GET', `/api/admin/customers/${crypto.randomUUID()}/usage`, {
+        token: support.token,
+      });
+      expect(unknown.status).toBe(404);
     });
   });
 });
