@@ -224,6 +224,8 @@ export interface Config {
     passwordChecksPerAddress: RateLimitRule;
     /** Payment provider webhooks (Cryptomus, Bitcart), per route. */
     paymentWebhooks: RateLimitRule;
+    /** Thread requests a customer sends, per user (each lands in support's queue). */
+    threadRequests: RateLimitRule;
   };
   sessionTtlMs: number;
   /** Provider A's credentials; null means a sandbox or nothing, as `paymentsSandbox` decides. */
@@ -256,6 +258,7 @@ export const defaultRateLimits: Config['rateLimits'] = {
   passwordChecksPerAddress: { max: 30, windowMs: 15 * 60_000 },
   // A provider sends one webhook per status change; a flood of them is junk filling payment_events.
   paymentWebhooks: { max: 120, windowMs: 60_000 },
+  threadRequests: { max: 20, windowMs: 60 * 60_000 },
 };
 
 /** Reads and validates the settings; throws ConfigError naming every bad variable. */

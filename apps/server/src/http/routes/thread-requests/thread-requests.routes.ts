@@ -17,6 +17,7 @@ const security = [{ bearer: [] }];
 /** A customer's requests for more threads on their plans (support decides them in the back office). */
 export const threadRequestsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.requireAuth);
+  const { threadRequests } = ctx.config.rateLimits;
 
   app.get(
     '/thread-requests',
@@ -46,8 +47,15 @@ export const threadRequestsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }
           401: errorResponseSchema,
           404: errorResponseSchema,
           409: errorResponseSchema,
+          429: errorResponseSchema,
         },
       },
+      // Per customer: ask, cancel and ask again would otherwise fill support's queue.
+      onRequest: app.rateLimit({
+        max: threadRequests.max,
+        timeWindow: threadRequests.windowMs,
+        keyGenerator: (request) => `thread-requests:${getAuth(request).user.id}`,
+      }),
     },
     async (request, reply) => {
       const { subUserId, ...asked } = request.body;

@@ -18,7 +18,8 @@ describe.each(testDatabaseKinds())('thread requests of a customer on %s', (kind)
   let server: TestServer;
   let customer: Customer;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // The per-customer limit has its own test below; these send many refused requests on purpose.
+    server = await startTestServer(kind, { rateLimits: { threadRequests: { max: 1000, windowMs: 60_000 } } });
     customer = await createCustomerWithPlan(server);
   });
   afterAll(async () => {
@@ -252,5 +253,42 @@ describe.each(testDatabaseKinds())('thread requests of a customer on %s', (kind)
       `select status from thread_requests where user_id = '${leaving.userId}'`,
     );
     expect(rows).toEqual([{ status: 'cancelled' }]);
+  });
+});
+
+describe.each(testDatabaseKinds())('thread requests a customer may send on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, { rateLimits: { threadRequests: { max: 2, windowMs: 60_000 } } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('are limited per customer: asking, cancelling and asking again cannot flood the queue', async () => {
+    const customer = await createCustomerWithPlan(server);
+    const other = await createCustomerWithPlan(server);
+    const ask = (who: typeof customer) =>
+      server.request<Answer>('POST', '/api/thread-requests', {
+        token: who.token,
+        body: { subUserId: who.planId, requestedThreads: 900, purpose: PURPOSE },
+      });
+    const first = await ask(customer);
+    expect(first.status).toBe(201);
+    await server.request('POST', `/api/thread-requests/${first.body.id}/cancel`, {
+      token: customer.token,
+      body: {},
+    });
+    const second = await ask(customer);
+    expect(second.status).toBe(201);
+    await server.request('POST', `/api/thread-requests/${second.body.id}/cancel`, {
+      token: customer.token,
+      body: {},
+    });
+    const third = await ask(customer);
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'RATE_LIMITED' });
+    // Another customer has their own count.
+    expect((await ask(other)).status).toBe(201);
   });
 });
