@@ -83,6 +83,42 @@ function transactionsReleasingClients(pool: pg.Pool) {
   };
 }
 
+/** The advisory lock migrations run under ("bytegate migrate" as a number). */
+const MIGRATE_LOCK = '6268757411903092';
+
+/**
+ * Runs the migrations while holding a session advisory lock, so that processes of a fleet starting at
+ * once migrate one after another: the first applies them, the others wait and find nothing to do
+ * (drizzle's migrator alone would let two apply the same migration and one fail).
+ */
+async function migrateOnePostgresAtATime(pool: pg.Pool, migrate: () => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // Tried, not waited on: a blocking lock would run into the pool's query timeout behind a long migration.
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      const { rows } = await client.query<{ locked: boolean }>(
+        'select pg_try_advisory_lock($1::bigint) as locked',
+        [MIGRATE_LOCK],
+      );
+      if (rows[0]?.locked) {
+        break;
+      }
+      if (Date.now() > deadline) {
+        throw new Error('another process has been migrating this database for 5 minutes; giving up');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    try {
+      await migrate();
+    } finally {
+      await client.query('select pg_advisory_unlock($1::bigint)', [MIGRATE_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     // Bounded waits: when the database or the network to it stops answering, a query fails within
@@ -106,7 +142,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     return {
       db: db as unknown as Database,
       kind: 'postgres',
-      migrate: () => migrateNodePg(db, { migrationsFolder }),
+      migrate: () => migrateOnePostgresAtATime(pool, () => migrateNodePg(db, { migrationsFolder })),
       close: () => pool.end(),
     };
   }

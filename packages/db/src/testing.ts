@@ -8,15 +8,19 @@ export function testDatabaseKinds(): Array<'pglite' | 'postgres'> {
 }
 
 /**
- * A fresh, migrated database that no other test sees: an in-memory PGlite, or a new PostgreSQL
+ * A fresh database (migrated unless told not to) that no other test sees: an in-memory PGlite, or a new PostgreSQL
  * database created beside TEST_DATABASE_URL's and dropped on close.
  */
 export async function createTestDb(
   kind: 'pglite' | 'postgres',
+  options: { migrate?: boolean } = {},
 ): Promise<DbHandle & { databaseUrl?: string }> {
+  const shouldMigrate = options.migrate ?? true;
   if (kind === 'pglite') {
     const handle = await createDb({ dataDir: null });
-    await handle.migrate();
+    if (shouldMigrate) {
+      await handle.migrate();
+    }
     return handle;
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -31,7 +35,9 @@ export async function createTestDb(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await createDb({ databaseUrl: url.toString(), maxConnections: 5 });
-  await handle.migrate();
+  if (shouldMigrate) {
+    await handle.migrate();
+  }
   return {
     ...handle,
     databaseUrl: url.toString(),

@@ -1,11 +1,8 @@
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { buildApp } from '../http/app.ts';
-import { exitProbeJobs } from '../jobs/probe-exits.ts';
-import { prunePaymentEvents } from '../jobs/prune-payment-events.ts';
-import { pruneSessions } from '../jobs/prune-sessions.ts';
-import { pruneUsage } from '../jobs/prune-usage.ts';
-import { reconcileTopups } from '../jobs/reconcile-topups.ts';
+import { backgroundJobs } from '../jobs/background-jobs.ts';
+import { leadJobsWhenElected } from '../jobs/leader.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
@@ -14,7 +11,11 @@ import { openAdminChannel } from './admin-channel.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
 
-/** `bytegate start`: migrates, then serves the web app and the API, runs the proxy gateway and the jobs. */
+/**
+ * `bytegate start`: migrates, then runs the parts `ROLES` names: the web app and the API on one HTTP port
+ * (`web`, `api`), the proxy gateway's listeners (`gateway`) and the background jobs (`jobs`; on PostgreSQL
+ * in one process of the fleet only, the elected leader).
+ */
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
@@ -25,30 +26,21 @@ export async function start(config: Config): Promise<void> {
   const gatewayConnections = () => gateway?.connections() ?? null;
   const app = await buildApp({ config, db: database.db, payments, gatewayConnections });
   const ctx = { config, db: database.db, log: app.log };
-  const stopJobs = config.roles.has('jobs')
-    ? startJobs(
-        [
-          { name: 'prune-sessions', everyMs: 60 * 60 * 1000, run: () => pruneSessions(ctx) },
-          { name: 'prune-usage', everyMs: 60 * 60 * 1000, run: () => pruneUsage(ctx) },
-          {
-            name: 'prune-payment-events',
-            everyMs: 60 * 60 * 1000,
-            run: async () => {
-              await prunePaymentEvents(ctx);
-            },
-          },
-          {
-            name: 'reconcile-topups',
-            everyMs: 60 * 1000,
-            run: async () => {
-              await reconcileTopups(ctx, payments);
-            },
-          },
-          ...exitProbeJobs(ctx),
-        ],
-        app.log,
-      )
-    : () => {};
+  const jobs = backgroundJobs(ctx, payments);
+  let stopJobs: () => Promise<void> = async () => undefined;
+  if (config.roles.has('jobs')) {
+    if (config.databaseUrl) {
+      const leadership = leadJobsWhenElected({
+        databaseUrl: config.databaseUrl,
+        startJobs: () => startJobs(jobs, app.log),
+        log: app.log,
+      });
+      stopJobs = () => leadership.stop();
+    } else {
+      const stop = startJobs(jobs, app.log);
+      stopJobs = async () => stop();
+    }
+  }
   // Back-office commands reach the embedded database, which only this process may open, through here.
   const adminChannel =
     database.kind === 'pglite'
@@ -70,7 +62,7 @@ export async function start(config: Config): Promise<void> {
     }
     isStopping = true;
     app.log.info(`${signal} received, shutting down`);
-    stopJobs();
+    await stopJobs();
     await adminChannel?.close();
     await gateway?.stop();
     await app.close();
@@ -80,7 +72,11 @@ export async function start(config: Config): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  // The HTTP port serves the web app and the API; a gateway- or jobs-only process opens none.
+  const servesHttp = config.roles.has('web') || config.roles.has('api');
+  if (servesHttp) {
+    await app.listen({ port: config.port, host: config.host });
+  }
   if (config.roles.has('gateway')) {
     // The embedded (demo) install gets a small inventory so every pool works out of the box.
     if (!config.databaseUrl) {
@@ -102,7 +98,11 @@ export async function start(config: Config): Promise<void> {
           : '',
       ].join('')
     : '';
+  const roles = [...config.roles].join(', ');
+  const site = servesHttp
+    ? `open ${config.publicUrl}${config.roles.has('api') ? `\n  API reference: ${config.publicUrl}/api/docs` : ''}`
+    : `no HTTP port (roles: ${roles})`;
   console.log(
-    `\n  Bytegate is running: open ${config.publicUrl}\n  API reference: ${config.publicUrl}/api/docs${proxy}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n`,
+    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n`,
   );
 }

@@ -5,6 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
+import { healthRoutes } from '../health/health.routes.ts';
+import { databaseChecks } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { PROVIDER_NAMES } from '../payments/provider.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
@@ -102,6 +104,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The sandboxes' checkout pages are shown inside our own checkout dialog: framing by our origin only.
   const sandboxFraming = allowFramingBySelf(config);
   await app.register(async (sandboxes) => {
+    if (!config.roles.has('api')) {
+      return;
+    }
     // Set on the route's config, where @fastify/helmet reads route options (its onRoute hook ran first).
     sandboxes.addHook('onRoute', (route) => {
       route.config = {
@@ -127,8 +132,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  await app.register(healthRoutes, { checks: databaseChecks(db) });
+
+  // The API (and the payment sandboxes' pages above, which answer its invoices) is the `api` role's.
   await app.register(
     async (api) => {
+      if (!config.roles.has('api')) {
+        return;
+      }
       api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
       await api.register(configRoutes, { config, payments });
       await api.register(authRoutes, { ctx });

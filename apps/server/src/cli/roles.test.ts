@@ -1,0 +1,140 @@
+// ROLES made real (issue 16): separate `bytegate start` processes on one PostgreSQL database, each running
+// only its parts. An api,web process serves HTTP and no proxy; a gateway,jobs process opens no HTTP port;
+// processes started at once migrate one after another; the jobs run in one process, and another takes
+// over within seconds when that one is killed.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createTestDb } from '@bytegate/db/testing';
+import { freePort, freeRange } from '@bytegate/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
+
+interface Process {
+  child: ChildProcess;
+  output(): string;
+  ports: { http: number; gateway: number };
+}
+
+/** Starts `bytegate start` with these roles on the database; resolves once it says it runs. */
+async function startProcess(databaseUrl: string, roles: string): Promise<Process> {
+  const ports = { http: await freePort(), gateway: await freePort() };
+  const socks = await freePort();
+  const sticky = await freeRange(2);
+  let log = '';
+  const child = spawn(process.execPath, [bin, 'start'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      ROLES: roles,
+      PORT: String(ports.http),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${ports.http}`,
+      GATEWAY_HTTP_PORT: String(ports.gateway),
+      GATEWAY_SOCKS_PORT: String(socks),
+      GATEWAY_STICKY_PORTS: `${sticky.first}-${sticky.last}`,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    log += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    log += chunk;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!log.includes('Bytegate is running')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`bytegate start (${roles}) did not start:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, output: () => log, ports };
+}
+
+/** Whether something accepts TCP connections on the port. */
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const LEADS = 'jobs: this process leads them';
+
+describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on PostgreSQL', () => {
+  let databaseUrl: string;
+  let dropDatabase: () => Promise<void>;
+  const processes: Process[] = [];
+  let api: Process;
+  let workers: Process[];
+
+  beforeAll(async () => {
+    // A database nobody migrated: the processes start at once and must migrate one after another.
+    const handle = await createTestDb('postgres', { migrate: false });
+    databaseUrl = handle.databaseUrl ?? '';
+    dropDatabase = () => handle.close();
+    [api, ...workers] = await Promise.all([
+      startProcess(databaseUrl, 'web,api'),
+      startProcess(databaseUrl, 'gateway,jobs'),
+      startProcess(databaseUrl, 'jobs'),
+    ]);
+    processes.push(api, ...workers);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const one of processes) {
+      one.child.kill('SIGKILL');
+    }
+    await dropDatabase?.();
+  });
+
+  it('serves HTTP from the api process only, and the proxy from the gateway process only', async () => {
+    const [gateway] = workers;
+    expect(await isListening(api.ports.http)).toBe(true);
+    expect(await isListening(api.ports.gateway)).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${api.ports.http}/api/health`)).status).toBe(200);
+    expect(await isListening(gateway?.ports.http ?? 0)).toBe(false);
+    expect(await isListening(gateway?.ports.gateway ?? 0)).toBe(true);
+  });
+
+  it('answers /healthz and /readyz with the database and the migrations checked', async () => {
+    expect(await (await fetch(`http://127.0.0.1:${api.ports.http}/healthz`)).json()).toEqual({
+      status: 'ok',
+    });
+    const ready = await fetch(`http://127.0.0.1:${api.ports.http}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: { database: { ok: true }, migrations: { ok: true } },
+    });
+  });
+
+  it('runs the jobs in one process, and another takes over when it is killed', async () => {
+    const leadsIn = () =>
+      workers.filter((one) => one.child.exitCode === null && one.output().includes(LEADS));
+    const deadline = Date.now() + 15_000;
+    while (leadsIn().length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(leadsIn()).toHaveLength(1);
+    expect(api.output()).not.toContain(LEADS);
+    const [leader] = leadsIn();
+    const follower = workers.find((one) => one !== leader);
+    leader?.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    while (!follower?.output().includes(LEADS) && Date.now() - killedAt < 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(follower?.output()).toContain(LEADS);
+    // The follower tries every 5 s: it takes over well within the 30 s the issue allows.
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+  });
+});
