@@ -24,7 +24,7 @@ function run(command, args, options = {}) {
 async function isReachable(url) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 5432) });
+    const socket = connect({ host: hostname, port: Number(port || (url.startsWith('redis') ? 6379 : 5432)) });
     socket.setTimeout(3000);
     socket.once('connect', () => {
       socket.destroy();
@@ -64,6 +64,20 @@ if (process.env.TEST_DATABASE_URL) {
   problems.push('TEST_DATABASE_URL missing under CI');
 } else {
   console.log('TEST_DATABASE_URL is not set: the API suites run on PGlite only.');
+}
+if (process.env.TEST_REDIS_URL) {
+  if (!(await isReachable(process.env.TEST_REDIS_URL))) {
+    console.error(`Redis is not reachable at TEST_REDIS_URL (${process.env.TEST_REDIS_URL}).`);
+    failed += 1;
+    problems.push('Redis not reachable');
+    delete process.env.TEST_REDIS_URL;
+  }
+} else if (isCi) {
+  console.error('CI=true but TEST_REDIS_URL is not set: the suites of shared state must run on Redis.');
+  failed += 1;
+  problems.push('TEST_REDIS_URL missing under CI');
+} else {
+  console.log('TEST_REDIS_URL is not set: the Redis suites are skipped.');
 }
 if (existsSync(chromiumPath)) {
   projects.push('e2e');

@@ -134,6 +134,10 @@ const envSchema = z.object({
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
   ),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . : -')
+    .default('bytegate:'),
   ROLES: z
     .string()
     .default('web,api,gateway,jobs')
@@ -191,6 +195,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Put before every Redis key, so that several installs (or test suites) can share one Redis. */
+  redisPrefix: string;
   roles: Set<Role>;
   logLevel: string;
   /** Reverse proxies whose X-Forwarded-For is believed: none, a hop count, or addresses and networks. */
@@ -299,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     roles,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '@bytegate/db';
 import { areMigrationsApplied, pingDatabase } from '@bytegate/db/health';
+import type { Redis } from 'ioredis';
 
 /** Something a process needs to serve; it throws (or times out) when it is not there. */
 export interface ReadinessCheck {
@@ -29,6 +30,16 @@ export function databaseChecks(db: Database): ReadinessCheck[] {
       },
     },
   ];
+}
+
+/** Redis answers a PING (when REDIS_URL is set). */
+export function redisCheck(redis: Redis): ReadinessCheck {
+  return {
+    name: 'redis',
+    async check() {
+      await redis.ping();
+    },
+  };
 }
 
 /** Runs every check at once, each bounded in time; ready when all passed. */

@@ -4,15 +4,17 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { healthRoutes } from '../health/health.routes.ts';
-import { databaseChecks } from '../health/readiness.ts';
+import { databaseChecks, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { PROVIDER_NAMES } from '../payments/provider.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
+import { createRedis, waitForRedis } from '../redis/redis-client.ts';
 import type { MailContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -50,6 +52,8 @@ export interface BuildAppOptions {
   payments?: PaymentProviders;
   /** Where the built web app is; it is served when the `web` role is on and the folder holds a build. */
   webDistDir?: string;
+  /** A Redis connection to share (tests); by default one is opened when REDIS_URL is set. */
+  redis?: Redis;
   /** Fastify's logger; off in tests. */
   logger?: boolean;
   /** The connections of the gateway in this process, for the console's health view (none: not shown). */
@@ -96,7 +100,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(bodyDepthPlugin);
   await app.register(securityHeadersPlugin, { config });
-  await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError() });
+  // With REDIS_URL the API's rate limits count across every API process; while Redis is away they let
+  // requests through (skipOnError) rather than refuse everyone: the README's Redis-down policy.
+  const redis = config.redisUrl ? (options.redis ?? createRedis(config.redisUrl)) : null;
+  if (redis && !options.redis) {
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+    if (!(await waitForRedis(redis, 2000))) {
+      app.log.warn('Redis is not answering: rate limits let requests through until it does');
+    }
+  }
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: rateLimitError(),
+    ...(redis ? { redis, nameSpace: `${config.redisPrefix}rate:`, skipOnError: true } : {}),
+  });
   await app.register(cookie);
   await app.register(authPlugin, { ctx });
   await registerOpenApi(app);
@@ -132,7 +151,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
-  await app.register(healthRoutes, { checks: databaseChecks(db) });
+  await app.register(healthRoutes, {
+    checks: [...databaseChecks(db), ...(redis ? [redisCheck(redis)] : [])],
+  });
 
   // The API (and the payment sandboxes' pages above, which answer its invoices) is the `api` role's.
   await app.register(

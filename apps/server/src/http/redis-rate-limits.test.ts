@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { freePort } from '@bytegate/gateway/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// With REDIS_URL the API's rate limits count across every API process (issue 16); while Redis is away
+// they let requests through, and /readyz says Redis is not answering.
+describe.runIf(redisUrl)('rate limits in Redis', () => {
+  const servers: TestServer[] = [];
+  // This suite's own keys: others may share the Redis.
+  const redisPrefix = `test-${randomBytes(4).toString('hex')}:`;
+  const contactLimit = { contact: { max: 3, windowMs: 60_000 } };
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      servers.push(await startTestServer('pglite', { redisUrl, redisPrefix, rateLimits: contactLimit }));
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  const contact = (server: TestServer | undefined) =>
+    server?.request('POST', '/api/contact', {
+      body: { name: 'Ann', email: 'ann@example.com', message: 'Counted once across the fleet' },
+    });
+
+  it('counts one limit across API processes', async () => {
+    const [a, b] = servers;
+    const statuses = [];
+    for (const server of [a, b, a, b, a]) {
+      statuses.push((await contact(server))?.status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    expect((await a?.request('GET', '/readyz'))?.body).toMatchObject({
+      ready: true,
+      checks: { redis: { ok: true } },
+    });
+  });
+
+  it('lets requests through while Redis is away, and says so in /readyz', async () => {
+    const nowhere = `redis://127.0.0.1:${await freePort()}`;
+    const server = await startTestServer('pglite', {
+      redisUrl: nowhere,
+      redisPrefix,
+      rateLimits: contactLimit,
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push((await contact(server))?.status);
+      }
+      expect(statuses).toEqual([201, 201, 201, 201, 201]);
+      const ready = await server.request<{ ready: boolean; checks: { redis: { ok: boolean } } }>(
+        'GET',
+        '/readyz',
+      );
+      expect(ready.status).toBe(503);
+      expect(ready.body.checks.redis.ok).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+});
