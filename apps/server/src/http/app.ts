@@ -9,12 +9,15 @@ import type { Config } from '../config.ts';
 import { healthRoutes } from '../health/health.routes.ts';
 import { databaseChecks, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../metrics/metrics.routes.ts';
 import { PROVIDER_NAMES } from '../payments/provider.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 import { bitcartSandbox } from '../payments/sandbox/bitcart-sandbox.ts';
 import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import { createRedis, waitForRedis } from '../redis/redis-client.ts';
+import { redisFailureCounts } from '../redis/redis-failure-counter.ts';
 import type { MailContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -58,6 +61,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The connections of the gateway in this process, for the console's health view (none: not shown). */
   gatewayConnections?: MailContext['gatewayConnections'];
+  /** This process's Prometheus metrics: served at /metrics when METRICS_TOKEN is set (see metrics.routes.ts). */
+  metrics?: Metrics;
 }
 
 /**
@@ -151,6 +156,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  if (redis) {
+    options.metrics?.trackRedis(redis);
+  }
+  if (options.metrics && config.metrics.token) {
+    await app.register(metricsRoutes, { metrics: options.metrics, token: config.metrics.token });
+  }
   await app.register(healthRoutes, {
     checks: [...databaseChecks(db), ...(redis ? [redisCheck(redis)] : [])],
   });
@@ -163,7 +174,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
       api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
       await api.register(configRoutes, { config, payments });
-      await api.register(authRoutes, { ctx });
+      await api.register(authRoutes, {
+        ctx,
+        loginFailureCounts: redis ? redisFailureCounts(redis, config.redisPrefix) : undefined,
+      });
       await api.register(userSettingsRoutes, { ctx });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });

@@ -7,11 +7,14 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
 // With REDIS_URL the API's rate limits count across every API process (issue 16); while Redis is away
 // they let requests through, and /readyz says Redis is not answering.
-describe.runIf(redisUrl)('rate limits in Redis', () => {
+describe.runIf(redisUrl)('rate limits and sign-in failures in Redis', () => {
   const servers: TestServer[] = [];
   // This suite's own keys: others may share the Redis.
   const redisPrefix = `test-${randomBytes(4).toString('hex')}:`;
-  const contactLimit = { contact: { max: 3, windowMs: 60_000 } };
+  const contactLimit = {
+    contact: { max: 3, windowMs: 60_000 },
+    loginFailuresPerAccountAndAddress: { max: 3, windowMs: 60_000 },
+  };
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
       servers.push(await startTestServer('pglite', { redisUrl, redisPrefix, rateLimits: contactLimit }));
@@ -39,6 +42,24 @@ describe.runIf(redisUrl)('rate limits in Redis', () => {
     });
   });
 
+  /** Four wrong sign-ins for one new email, sent to the servers in turn: their statuses. */
+  async function guess(order: Array<TestServer | undefined>) {
+    const wrong = {
+      email: `guess.${randomBytes(4).toString('hex')}@example.com`,
+      password: 'not the password',
+    };
+    const statuses = [];
+    for (const server of order) {
+      statuses.push((await server?.request('POST', '/api/auth/login', { body: wrong }))?.status);
+    }
+    return statuses;
+  }
+
+  it('counts failed sign-ins across API processes', async () => {
+    const [a, b] = servers;
+    expect(await guess([a, b, a, b])).toEqual([401, 401, 401, 429]);
+  });
+
   it('lets requests through while Redis is away, and says so in /readyz', async () => {
     const nowhere = `redis://127.0.0.1:${await freePort()}`;
     const server = await startTestServer('pglite', {
@@ -52,6 +73,8 @@ describe.runIf(redisUrl)('rate limits in Redis', () => {
         statuses.push((await contact(server))?.status);
       }
       expect(statuses).toEqual([201, 201, 201, 201, 201]);
+      // Failed sign-ins are still counted, in this process alone: a guesser is held back all the same.
+      expect(await guess([server, server, server, server])).toEqual([401, 401, 401, 429]);
       const ready = await server.request<{ ready: boolean; checks: { redis: { ok: boolean } } }>(
         'GET',
         '/readyz',

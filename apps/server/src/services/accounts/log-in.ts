@@ -44,7 +44,7 @@ export async function logIn(
     address: props.origin.ipAddress ?? 'unknown',
     trustedDevice: await trustedDeviceOf(ctx.db, { deviceToken: props.deviceToken, userId: user?.id }),
   };
-  const waitMs = props.throttle.waitMs(attempt);
+  const waitMs = await props.throttle.waitMs(attempt);
   if (waitMs > 0) {
     throw new DomainError('RATE_LIMITED', waitMessages.tooManyLoginAttempts(waitMs / 1000), undefined, {
       retryAfterSeconds: waitMs / 1000,
@@ -54,10 +54,10 @@ export async function logIn(
     ? await verifyPassword(user.passwordHash, props.password)
     : await verifyAgainstDummy(props.password);
   if (!user || !isValid) {
-    props.throttle.recordFailure(attempt);
+    await props.throttle.recordFailure(attempt);
     throw new DomainError('INVALID_CREDENTIALS', messages.invalidCredentials);
   }
-  props.throttle.recordSuccess(attempt);
+  await props.throttle.recordSuccess(attempt);
   // Told only to whoever knows the password, so the refusal reveals nothing to a guesser.
   if (user.disabledAt) {
     throw new DomainError('ACCOUNT_DISABLED', messages.accountDisabled);

@@ -11,7 +11,8 @@
  *   one, only by its own count (10 in 15 minutes), so failures made elsewhere never lock it out. This
  *   is OWASP's "device cookies" design.
  *
- * Counts live in this process's memory (issue 16 moves them to Redis for many processes).
+ * Counts live in this process's memory, or with REDIS_URL in Redis, shared by every API process (see
+ * redis/redis-failure-counter.ts, which keeps counting here while Redis is away).
  */
 
 export interface FailureRule {
@@ -29,6 +30,14 @@ export interface LoginThrottleRules {
 interface Window {
   failures: number;
   endsAt: number;
+}
+
+/** Where failures are counted: this process's memory, or a store shared by many processes. */
+export interface FailureCounts {
+  /** Milliseconds until the key may try again; 0 when it may now. */
+  lockedForMs(key: string): Promise<number>;
+  fail(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
 }
 
 /** Failures per key in fixed windows that start at a key's first failure. */
@@ -87,45 +96,63 @@ export interface LoginAttempt {
   trustedDevice: string | null;
 }
 
-export class LoginThrottle {
-  private readonly accountAndAddress: FailureCounter;
-  private readonly address: FailureCounter;
-  private readonly accountUntrusted: FailureCounter;
-  private readonly trustedDevice: FailureCounter;
+/** Makes the counter of one rule; `name` tells the four apart in a shared store. */
+export type FailureCountsFactory = (rule: FailureRule, name: string) => FailureCounts;
 
-  constructor(rules: LoginThrottleRules, now: () => number = Date.now) {
-    this.accountAndAddress = new FailureCounter(rules.perAccountAndAddress, now);
-    this.address = new FailureCounter(rules.perAddress, now);
-    this.accountUntrusted = new FailureCounter(rules.perAccountUntrusted, now);
-    this.trustedDevice = new FailureCounter(rules.perTrustedDevice, now);
+/** The in-memory counter behind the async interface (one process); `now` is the clock (tests). */
+export const memoryFailureCounts =
+  (now: () => number = Date.now): FailureCountsFactory =>
+  (rule) => {
+    const counter = new FailureCounter(rule, now);
+    return {
+      lockedForMs: async (key) => counter.lockedForMs(key),
+      fail: async (key) => counter.fail(key),
+      clear: async (key) => counter.clear(key),
+    };
+  };
+
+export class LoginThrottle {
+  private readonly accountAndAddress: FailureCounts;
+  private readonly address: FailureCounts;
+  private readonly accountUntrusted: FailureCounts;
+  private readonly trustedDevice: FailureCounts;
+
+  constructor(rules: LoginThrottleRules, counts: FailureCountsFactory = memoryFailureCounts()) {
+    this.accountAndAddress = counts(rules.perAccountAndAddress, 'account-address');
+    this.address = counts(rules.perAddress, 'address');
+    this.accountUntrusted = counts(rules.perAccountUntrusted, 'account');
+    this.trustedDevice = counts(rules.perTrustedDevice, 'device');
   }
 
   /** Milliseconds this attempt must wait before its password is even checked; 0 when it may go on. */
-  waitMs(attempt: LoginAttempt): number {
+  async waitMs(attempt: LoginAttempt): Promise<number> {
     if (attempt.trustedDevice) {
       return this.trustedDevice.lockedForMs(attempt.trustedDevice);
     }
-    return Math.max(
+    const waits = await Promise.all([
       this.accountAndAddress.lockedForMs(`${attempt.email}|${attempt.address}`),
       this.address.lockedForMs(attempt.address),
       this.accountUntrusted.lockedForMs(attempt.email),
-    );
+    ]);
+    return Math.max(...waits);
   }
 
-  recordFailure(attempt: LoginAttempt): void {
+  async recordFailure(attempt: LoginAttempt): Promise<void> {
     if (attempt.trustedDevice) {
-      this.trustedDevice.fail(attempt.trustedDevice);
+      await this.trustedDevice.fail(attempt.trustedDevice);
       return;
     }
-    this.accountAndAddress.fail(`${attempt.email}|${attempt.address}`);
-    this.address.fail(attempt.address);
-    this.accountUntrusted.fail(attempt.email);
+    await Promise.all([
+      this.accountAndAddress.fail(`${attempt.email}|${attempt.address}`),
+      this.address.fail(attempt.address),
+      this.accountUntrusted.fail(attempt.email),
+    ]);
   }
 
-  recordSuccess(attempt: LoginAttempt): void {
-    this.accountAndAddress.clear(`${attempt.email}|${attempt.address}`);
+  async recordSuccess(attempt: LoginAttempt): Promise<void> {
+    await this.accountAndAddress.clear(`${attempt.email}|${attempt.address}`);
     if (attempt.trustedDevice) {
-      this.trustedDevice.clear(attempt.trustedDevice);
+      await this.trustedDevice.clear(attempt.trustedDevice);
     }
   }
 }

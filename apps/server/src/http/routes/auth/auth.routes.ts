@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { logIn } from '../../../services/accounts/log-in.ts';
 import { logOut } from '../../../services/accounts/log-out.ts';
-import { LoginThrottle } from '../../../services/accounts/login-throttle.ts';
+import { type FailureCountsFactory, LoginThrottle } from '../../../services/accounts/login-throttle.ts';
 import { presentUser } from '../../../services/accounts/present-user.ts';
 import { csrfTokenFor } from '../../../services/accounts/session-tokens.ts';
 import { signUp } from '../../../services/accounts/sign-up.ts';
@@ -29,7 +29,11 @@ import {
 import { rateLimitError } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
-export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  ctx: ServiceContext;
+  /** Where failed sign-ins are counted: Redis with REDIS_URL (every API process), else this process. */
+  loginFailureCounts?: FailureCountsFactory;
+}> = async (app, { ctx, loginFailureCounts }) => {
   const { rateLimits } = ctx.config;
   /** A bearer token in the body, or (`session: 'cookie'`) the httpOnly cookie and the CSRF token. */
   const present = (reply: FastifyReply, result: AuthResponse, mode: SessionMode) => {
@@ -39,12 +43,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async 
     setSessionCookie(reply, ctx.config, result.token);
     return { user: result.user, csrfToken: csrfTokenFor(result.token) };
   };
-  const throttle = new LoginThrottle({
-    perAccountAndAddress: rateLimits.loginFailuresPerAccountAndAddress,
-    perAddress: rateLimits.loginFailuresPerAddress,
-    perAccountUntrusted: rateLimits.loginFailuresPerAccount,
-    perTrustedDevice: rateLimits.loginFailuresPerDevice,
-  });
+  const throttle = new LoginThrottle(
+    {
+      perAccountAndAddress: rateLimits.loginFailuresPerAccountAndAddress,
+      perAddress: rateLimits.loginFailuresPerAddress,
+      perAccountUntrusted: rateLimits.loginFailuresPerAccount,
+      perTrustedDevice: rateLimits.loginFailuresPerDevice,
+    },
+    loginFailureCounts,
+  );
 
   app.post(
     '/auth/signup',
