@@ -18,7 +18,11 @@ interface Process {
 }
 
 /** Starts `bytegate start` with these roles on the database; resolves once it says it runs. */
-async function startProcess(databaseUrl: string, roles: string): Promise<Process> {
+async function startProcess(
+  databaseUrl: string,
+  roles: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Process> {
   const ports = { http: await freePort(), gateway: await freePort() };
   const socks = await freePort();
   const sticky = await freeRange(2);
@@ -35,6 +39,7 @@ async function startProcess(databaseUrl: string, roles: string): Promise<Process
       GATEWAY_SOCKS_PORT: String(socks),
       GATEWAY_STICKY_PORTS: `${sticky.first}-${sticky.last}`,
       LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,6 +73,20 @@ function isListening(port: number): Promise<boolean> {
 }
 
 const LEADS = 'jobs: this process leads them';
+
+/** Starts a process that must refuse to run; answers its exit status and what it printed. */
+async function startRefused(
+  databaseUrl: string,
+  roles: string,
+): Promise<{ status: number | null; output: string }> {
+  try {
+    const started = await startProcess(databaseUrl, roles);
+    started.child.kill('SIGKILL');
+    return { status: 0, output: started.output() };
+  } catch (error) {
+    return { status: 1, output: String(error) };
+  }
+}
 
 describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on PostgreSQL', () => {
   let databaseUrl: string;
@@ -103,6 +122,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
     expect((await fetch(`http://127.0.0.1:${api.ports.http}/api/health`)).status).toBe(200);
     expect(await isListening(gateway?.ports.http ?? 0)).toBe(false);
     expect(await isListening(gateway?.ports.gateway ?? 0)).toBe(true);
+  });
+
+  it('refuses a second gateway, and a second API process without REDIS_URL, naming why', async () => {
+    const gateway = await startRefused(databaseUrl, 'gateway');
+    expect(gateway.output).toContain('Cannot start: another gateway process runs on this database');
+    const secondApi = await startRefused(databaseUrl, 'api');
+    expect(secondApi.output).toContain('more than one needs REDIS_URL');
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('runs a second API process with REDIS_URL', async () => {
+    // The first API process holds the lock of an API without Redis: a process with Redis still starts.
+    const second = await startProcess(databaseUrl, 'api', { REDIS_URL: process.env.TEST_REDIS_URL ?? '' });
+    processes.push(second);
+    expect((await fetch(`http://127.0.0.1:${second.ports.http}/readyz`)).status).toBe(200);
   });
 
   it('answers /healthz and /readyz with the database and the migrations checked', async () => {

@@ -10,6 +10,8 @@ import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openAdminChannel } from './admin-channel.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
+import { exitOnSignals, gatewayPart, httpAppPart, simplePart } from './shutdown.ts';
+import { claimSoleProcess } from './sole-process.ts';
 
 /**
  * `bytegate start`: migrates, then runs the parts `ROLES` names: the web app and the API on one HTTP port
@@ -19,6 +21,20 @@ import { paymentsBannerLine } from './payments-banner.ts';
 export async function start(config: Config): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
+  // Parts that keep state in their own memory run once per PostgreSQL database (see sole-process.ts).
+  const releases: Array<() => Promise<void>> = [];
+  try {
+    if (config.databaseUrl && config.roles.has('gateway')) {
+      releases.push(await claimSoleProcess(config.databaseUrl, 'gateway'));
+    }
+    if (config.databaseUrl && config.roles.has('api') && !config.redisUrl) {
+      releases.push(await claimSoleProcess(config.databaseUrl, 'api'));
+    }
+  } catch (error) {
+    await Promise.all(releases.map((release) => release()));
+    await database.close();
+    throw error;
+  }
   // One registry of payment providers for the API and the jobs.
   const payments = createPaymentProviders(config);
   let gateway: RunningGateway | null = null;
@@ -55,22 +71,25 @@ export async function start(config: Config): Promise<void> {
           return null;
         })
       : null;
-  let isStopping = false;
-  const stop = async (signal: string) => {
-    if (isStopping) {
-      return;
-    }
-    isStopping = true;
-    app.log.info(`${signal} received, shutting down`);
-    await stopJobs();
-    await adminChannel?.close();
-    await gateway?.stop();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // SIGTERM drains (README "Shutdown"): every part stops accepting at once, work under way gets the grace.
+  exitOnSignals({
+    graceMs: config.shutdownGraceMs,
+    log: app.log,
+    parts: () => ({
+      parts: [
+        simplePart('jobs', stopJobs),
+        simplePart('admin channel', async () => adminChannel?.close()),
+        ...(gateway ? [gatewayPart(gateway, app.log)] : []),
+        httpAppPart('http', app),
+      ],
+      last: [
+        simplePart('process claims', async () => {
+          await Promise.all(releases.map((release) => release()));
+        }),
+        simplePart('database', () => database.close()),
+      ],
+    }),
+  });
 
   // The HTTP port serves the web app and the API; a gateway- or jobs-only process opens none.
   const servesHttp = config.roles.has('web') || config.roles.has('api');

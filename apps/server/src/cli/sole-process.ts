@@ -1,0 +1,39 @@
+import pg from 'pg';
+
+/** One advisory lock per part that must not run twice on a database without shared state. */
+const LOCKS = { gateway: '6268757411903093', api: '6268757411903094' } as const;
+
+const WHY = {
+  gateway:
+    'another gateway process runs on this database: gateways share thread limits, traffic and sticky sessions only through REDIS_URL, which this version does not use for them yet; run one gateway process per database',
+  api: 'another API process runs on this database: more than one needs REDIS_URL, so that their rate limits and failed sign-ins are counted together',
+} as const;
+
+/**
+ * Refuses to run a second gateway (or, without REDIS_URL, a second API process) on one PostgreSQL
+ * database: the process holds a session advisory lock for as long as it lives (a connection of its own;
+ * the lock goes with the process, however it ends). Answers a function that gives the lock up.
+ */
+export async function claimSoleProcess(
+  databaseUrl: string,
+  part: keyof typeof LOCKS,
+): Promise<() => Promise<void>> {
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  const { rows } = await client.query<{ locked: boolean }>(
+    'select pg_try_advisory_lock($1::bigint) as locked',
+    [LOCKS[part]],
+  );
+  if (!rows[0]?.locked) {
+    await client.end();
+    throw new SoleProcessError(`Cannot start: ${WHY[part]}.`);
+  }
+  return () => client.end();
+}
+
+export class SoleProcessError extends Error {}
