@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { SavedTargeting, Targeting } from '@bytegate/contracts/targeting';
+import type { ClientProtocol } from './counters.ts';
 import type { Unblocks } from './policy/target-policy.ts';
 
 /** The identity a keep-alive client proved with its Proxy-Authorization header, as it was proved. */
@@ -39,6 +40,10 @@ export class ClientSession {
   knownIdentity: KnownIdentity | null = null;
   /** The last forward request's target (a keep-alive client mostly talks to one host). */
   lastTarget: ResolvedTarget | null = null;
+  /** What its first request was (counters.ts); null until then. */
+  protocol: ClientProtocol | null = null;
+  /** Its HTTP request reader, once it speaks HTTP: a drain asks it to close when no request is under way. */
+  httpReader: { closeWhenIdle(): void } | null = null;
 
   constructor(
     readonly socket: Socket,

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Admitted } from './admission.ts';
+import type { GatewayCounters } from './counters.ts';
 import { GatewayError } from './errors.ts';
 import type { TargetPool } from './http1/target-pool.ts';
 import type { TargetPolicy } from './policy/target-policy.ts';
@@ -22,6 +23,8 @@ export interface EngineContext extends DialSettings {
   targetPool: TargetPool;
   /** Connections not yet authenticated: capped per client and in total, under a deadline. */
   pending: PendingConnections;
+  /** Connections and refusals, for metrics. */
+  counters: GatewayCounters;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface EngineContext extends DialSettings {
  * it; an admitted connection's refusal counts as a failed request of its plan.
  */
 export function refuseHttp(
-  ctx: Pick<EngineContext, 'meter'>,
+  ctx: Pick<EngineContext, 'meter' | 'counters'>,
   client: Socket,
   error: unknown,
   admitted: Admitted | null,
@@ -50,12 +53,13 @@ export function asGatewayError(error: unknown): GatewayError {
  * connection's refusal counts as a failed request of its plan.
  */
 export function refuseWith(
-  ctx: Pick<EngineContext, 'meter'>,
+  ctx: Pick<EngineContext, 'meter' | 'counters'>,
   client: Socket,
   admitted: Admitted | null,
   error: GatewayError,
   bytes: Buffer,
 ): void {
+  ctx.counters.refusals[error.code] += 1;
   if (admitted) {
     ctx.meter.exclude(client, bytes.length);
     ctx.meter.countRequest(admitted.plan.planId, error.code);
@@ -76,7 +80,13 @@ const PENDING_MESSAGES: Record<PendingRefusal, string> = {
  * its port: an HTTP refusal with Retry-After, or a SOCKS5 "no acceptable method" (the answer to any
  * greeting).
  */
-export function turnAway(socket: Socket, refusal: PendingRefusal, protocol: 'http' | 'socks5'): void {
+export function turnAway(
+  counters: GatewayCounters,
+  socket: Socket,
+  refusal: PendingRefusal,
+  protocol: 'http' | 'socks5',
+): void {
+  counters.refusals[refusal] += 1;
   socket.on('error', () => socket.destroy());
   endWith(
     socket,

@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { isStillAdmitted } from './admission.ts';
 import { ClientSession } from './client-session.ts';
+import { countClosed, createGatewayCounters, type GatewayStats } from './counters.ts';
 import { type EngineContext, turnAway } from './engine-context.ts';
 import { TargetPool } from './http1/target-pool.ts';
 import { handleHttpConnection } from './listeners/http-proxy.ts';
@@ -77,6 +78,16 @@ export interface ListeningPorts {
   stickyPorts: PortRange | undefined;
 }
 
+/** How a drain ended. */
+export interface DrainReport {
+  /** Client connections open when it began. */
+  openAtStart: number;
+  /** Still open when the grace ran out, and cut. */
+  cutConnections: number;
+  /** Whether the last flush stored everything metered (always true without usageFlushEveryMs). */
+  isUsageStored: boolean;
+}
+
 /** The connections one gateway process holds now (the console's "current connections"). */
 export interface GatewayConnections {
   /** Client connections open on every port, authenticated or not. */
@@ -95,12 +106,20 @@ export interface Gateway {
   exitHealth: ExitHealth;
   /** What this process holds open now. */
   connections(): GatewayConnections;
+  /** Live counters for metrics (connections and refusals by kind, bytes relayed): cheap to read. */
+  stats(): GatewayStats;
   /** Starts the listeners (and the usage flush, when set); answers the ports they really got. */
   listen(): Promise<ListeningPorts>;
   /** One flush of metered usage to the store now (never rejects: a failure keeps the usage). */
   flushUsage(): Promise<void>;
   /** Stops the listeners and ends every connection; with usageFlushEveryMs, then flushes what is left. */
   close(): Promise<void>;
+  /**
+   * Stops the listeners at once and lets the connections finish: tunnels and requests under way run on
+   * (metered and checked as ever), a keep-alive connection waiting for a request is closed now and a
+   * busy one after its answer; whatever is open after `graceMs` is cut. Then as close().
+   */
+  drain(graceMs: number): Promise<DrainReport>;
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {
@@ -121,6 +140,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   const flusher = new UsageFlusher(meter, store, settings.log ?? consoleLog);
   const exitHealth = new ExitHealth();
   const sticky = settings.stickyPorts;
+  const counters = createGatewayCounters();
   const ctx: EngineContext = {
     store,
     threads,
@@ -136,23 +156,44 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     exitHealth,
     targetPool: new TargetPool(),
     pending,
+    counters,
   };
 
   // Every open client connection, on every port: close() ends them, the sampler checks them.
   const clients = new Map<Socket, ClientSession>();
+  /** Called once no client connection is left (close and drain wait for it). */
+  let onNoClients: (() => void) | null = null;
+  const noClients = () =>
+    clients.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const before = onNoClients;
+          onNoClients = () => {
+            before?.();
+            resolve();
+          };
+        });
   /** A TCP listener whose connections each get a ClientSession (`stickyPort`: the port is a session). */
   const createClientServer = (stickyPort: number | undefined, onClient: (session: ClientSession) => void) =>
     createServer((socket) => {
       const session = new ClientSession(socket, stickyPort);
       clients.set(socket, session);
-      socket.once('close', () => clients.delete(socket));
+      socket.once('close', () => {
+        clients.delete(socket);
+        countClosed(counters, session);
+        if (clients.size === 0 && onNoClients) {
+          const notify = onNoClients;
+          onNoClients = null;
+          notify();
+        }
+      });
       onClient(session);
     });
 
   const http = createClientServer(undefined, (session) => {
     const refusal = pending.enter(session.socket);
     if (refusal) {
-      turnAway(session.socket, refusal, 'http');
+      turnAway(counters, session.socket, refusal, 'http');
     } else {
       handleHttpConnection(ctx, session);
     }
@@ -163,7 +204,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       : createClientServer(undefined, (session) => {
           const refusal = pending.enter(session.socket);
           if (refusal) {
-            turnAway(session.socket, refusal, 'socks5');
+            turnAway(counters, session.socket, refusal, 'socks5');
           } else {
             void handleSocks5(ctx, session);
           }
@@ -179,20 +220,33 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   // Long tunnels are billed as they go, not only when they close, and are cut when the traffic runs out.
   let sampler: NodeJS.Timeout | undefined;
   let flushing: NodeJS.Timeout | undefined;
+  let listenersClosed: Promise<unknown> | undefined;
+  /** Closes every listener, once: no new connection from here on, on any port. */
+  const stopAccepting = () => {
+    listenersClosed ??= Promise.all(
+      [http, ...(socks ? [socks] : []), ...stickyServers]
+        .filter((server) => server.listening)
+        .map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+    );
+    return listenersClosed;
+  };
   const closeListeners = async () => {
+    const closed = stopAccepting();
     clearInterval(sampler);
     clearInterval(flushing);
     ctx.targetPool.destroyAll();
     for (const socket of clients.keys()) {
       socket.destroy();
     }
-    const closing: Promise<void>[] = [];
-    for (const server of [http, ...(socks ? [socks] : []), ...stickyServers]) {
-      if (server.listening) {
-        closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
-      }
-    }
-    await Promise.all(closing);
+    await closed;
+    // Each connection's close has run: metered, and its thread slot given back.
+    await noClients();
+    threads.releaseAll();
+  };
+  const closeAndFlush = async () => {
+    await closeListeners();
+    // The connections just ended were sampled as they closed: their last bytes go out too.
+    return settings.usageFlushEveryMs === undefined ? true : await flusher.flushLast();
   };
   const listenAll = async (): Promise<ListeningPorts> => {
     const httpPort = await listenOn(http, settings.httpPort, settings.host);
@@ -218,6 +272,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     pending,
     exitHealth,
     connections: () => ({ open: clients.size, authenticating: pending.size, byPlan: threads.perPlan() }),
+    stats: () => ({ ...counters, relayed: meter.relayed, authenticating: pending.size }),
     async listen() {
       let ports: ListeningPorts;
       try {
@@ -252,11 +307,30 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     },
     flushUsage: () => flusher.flush(),
     async close() {
-      await closeListeners();
-      if (settings.usageFlushEveryMs !== undefined) {
-        // The connections just ended were sampled as they closed: their last bytes go out too.
-        await flusher.flush();
+      await closeAndFlush();
+    },
+    async drain(graceMs) {
+      void stopAccepting();
+      const openAtStart = clients.size;
+      for (const session of clients.values()) {
+        if (session.httpReader) {
+          session.httpReader.closeWhenIdle();
+        } else if (session.socket.bytesRead === 0) {
+          // Accepted and silent (a sticky or SOCKS5 port): no work under way.
+          session.socket.destroy();
+        }
       }
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([
+        noClients(),
+        new Promise<void>((resolve) => {
+          deadline = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(deadline);
+      const cutConnections = clients.size;
+      const isUsageStored = await closeAndFlush();
+      return { openAtStart, cutConnections, isUsageStored };
     },
   };
 }

@@ -1,3 +1,4 @@
+export * from './counters.ts';
 export * from './errors.ts';
 export * from './gateway.ts';
 export { ClientConnection } from './http1/client-connection.ts';

@@ -23,6 +23,12 @@ import {
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
+
+/**
+ * How one attempt to store metered usage went and how long it took: a write, or the check of a failed
+ * one that itself failed (usage then waits in memory: a failed flush too).
+ */
+export type UsageFlushObserver = (flush: { seconds: number; isStored: boolean }) => void;
 const FULL_READ_EVERY_MS = 60_000;
 
 /**
@@ -41,7 +47,11 @@ export class DbGatewayStore implements GatewayStore {
   /** The inventory version the exits were loaded at; null before the first load. */
   private exitsVersion: number | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Told of every usage write and its time (metrics); never of an empty drain. */
+    private readonly onUsageFlush?: UsageFlushObserver,
+  ) {}
 
   getPlanByLogin(login: string): PlanAccess | undefined {
     return this.plansByLogin.get(login);
@@ -146,9 +156,16 @@ export class DbGatewayStore implements GatewayStore {
       errorsByCode: totals.errorsByCode,
       hostBytes: totals.hostBytes,
     }));
-    await this.db.transaction((tx) =>
-      applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
-    );
+    const started = performance.now();
+    try {
+      await this.db.transaction((tx) =>
+        applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
+      );
+    } catch (error) {
+      this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
+      throw error;
+    }
+    this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: true });
     this.noteUsageStored(usage);
   }
 
@@ -172,8 +189,15 @@ export class DbGatewayStore implements GatewayStore {
   }
 
   /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
-  wasUsageFlushed(flushId: string): Promise<boolean> {
-    return isUsageFlushApplied(this.db, { flushId });
+  async wasUsageFlushed(flushId: string): Promise<boolean> {
+    const started = performance.now();
+    try {
+      return await isUsageFlushApplied(this.db, { flushId });
+    } catch (error) {
+      // The engine writes nothing until this answers: each failed check is a failed flush.
+      this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
+      throw error;
+    }
   }
 
   /** Usage now in the database is no longer "pending" in the meter: lower the cached traffic left. */

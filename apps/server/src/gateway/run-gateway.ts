@@ -2,13 +2,15 @@ import type { Database } from '@bytegate/db';
 import {
   createGateway,
   DEFAULT_OPEN_PORTS,
+  type DrainReport,
   type GatewayConnections,
+  type GatewayStats,
   type ListeningPorts,
   type PortRange,
 } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import { DbGatewayStore } from './db-gateway-store.ts';
+import { DbGatewayStore, type UsageFlushObserver } from './db-gateway-store.ts';
 
 const REFRESH_EVERY_MS = 1000;
 const FLUSH_EVERY_MS = 1000;
@@ -17,10 +19,17 @@ export interface RunningGateway extends ListeningPorts {
   store: DbGatewayStore;
   /** Flushes what is metered and stops the listeners. */
   stop(): Promise<void>;
+  /**
+   * Shutdown: stops accepting at once, lets open tunnels and requests finish for up to `graceMs`, cuts
+   * the rest, then flushes metering (and exit health) a last time.
+   */
+  drain(graceMs: number): Promise<DrainReport>;
   /** One flush now (tests, shutdown): metering, then exit health. */
   flush(): Promise<void>;
   /** What this process holds open now (the console's health view). */
   connections(): GatewayConnections;
+  /** The engine's live counters (metrics). */
+  stats(): GatewayStats;
 }
 
 /**
@@ -41,9 +50,11 @@ export async function runGateway(
     stickyPorts?: PortRange | null;
     host?: string;
     openPorts?: ReadonlySet<number>;
+    /** Told how each usage write went (the metrics' flush histogram). */
+    onUsageFlush?: UsageFlushObserver;
   } = {},
 ): Promise<RunningGateway> {
-  const store = new DbGatewayStore(db);
+  const store = new DbGatewayStore(db, overrides.onUsageFlush);
   await store.refresh();
   const gateway = createGateway(store, {
     host: overrides.host ?? config.host,
@@ -100,12 +111,21 @@ export async function runGateway(
       await flushExitHealth();
     },
     connections: () => gateway.connections(),
+    stats: () => gateway.stats(),
     async stop() {
       clearInterval(refresher);
       clearInterval(healthFlusher);
       // Closing ends the connections and flushes what they carried last.
       await gateway.close();
       await flushExitHealth();
+    },
+    async drain(graceMs) {
+      // Plans keep refreshing while tunnels drain: a plan deactivated meanwhile still closes them.
+      const report = await gateway.drain(graceMs);
+      clearInterval(refresher);
+      clearInterval(healthFlusher);
+      await flushExitHealth();
+      return report;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExits } from '@bytegate/db/queries';
+import type { UsageFlushObserver } from '../gateway/db-gateway-store.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { createUserViaApi, startTestServer, type TestServer } from './test-server.ts';
@@ -17,7 +18,10 @@ export interface GatewayFixture {
  * The real app and the real gateway over one fresh database, with two datacenter exits on loopback
  * (US leaves from 127.0.0.2, DE from 127.0.0.3) and an origin server only the gateway may reach.
  */
-export async function startGatewayFixture(kind: 'pglite' | 'postgres'): Promise<GatewayFixture> {
+export async function startGatewayFixture(
+  kind: 'pglite' | 'postgres',
+  options: { onUsageFlush?: UsageFlushObserver } = {},
+): Promise<GatewayFixture> {
   const origin: Server = createServer((request, response) => {
     const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
     response.end(size > 0 ? Buffer.alloc(size, 98) : `from ${request.socket.remoteAddress}`);
@@ -50,6 +54,7 @@ export async function startGatewayFixture(kind: 'pglite' | 'postgres'): Promise<
     stickyPorts: null,
     host: '127.0.0.1',
     openPorts: new Set([originPort]),
+    ...(options.onUsageFlush ? { onUsageFlush: options.onUsageFlush } : {}),
   });
   return {
     server,

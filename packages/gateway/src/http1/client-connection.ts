@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { endWith } from '../tunnel/end-with.ts';
 import type { ForwardExchange } from './exchange.ts';
 import { findHeadEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './messages.ts';
 
@@ -33,6 +34,10 @@ export class ClientConnection {
   private buffered: Buffer = EMPTY;
   private exchange: ForwardExchange | null = null;
   private isTunnel = false;
+  /** A request head was handed on and its answer is not done (resolving, connecting, exchanging). */
+  private isHandling = false;
+  /** The gateway drains: no request after the one under way. */
+  private isClosing = false;
   private headDeadline: NodeJS.Timeout | undefined;
 
   constructor(
@@ -114,6 +119,7 @@ export class ClientConnection {
     }
     // Nothing more is read until this request is under way (its body then goes to the exchange).
     this.socket.pause();
+    this.isHandling = true;
     this.handlers.onForward(this, head, rest);
   }
 
@@ -140,7 +146,13 @@ export class ClientConnection {
   /** The request is over: read the next one (starting with `pipelined`), or the socket was ended. */
   afterRequest(clientKeepAlive: boolean, pipelined: Buffer): void {
     this.exchange = null;
+    this.isHandling = false;
     if (!clientKeepAlive || this.isTunnel || this.socket.destroyed) {
+      return;
+    }
+    if (this.isClosing) {
+      // Answered in full; a pipelined request is left unanswered, as when any server closes.
+      endWith(this.socket, EMPTY);
       return;
     }
     this.buffered = pipelined;
@@ -149,6 +161,17 @@ export class ClientConnection {
       this.readHead();
     } else {
       this.waitForHead();
+    }
+  }
+
+  /**
+   * The gateway drains: a connection waiting for its next request (or its first) holds no work and is
+   * closed now; one with a request under way or a tunnel is closed once that is done, never cut here.
+   */
+  closeWhenIdle(): void {
+    this.isClosing = true;
+    if (!this.isHandling && !this.isTunnel && this.buffered.length === 0) {
+      this.socket.destroy();
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { type Admitted, admitHttp } from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
+import { countConnection } from '../counters.ts';
 import { type EngineContext, refuseHttp } from '../engine-context.ts';
 import { GatewayError } from '../errors.ts';
 import type { ClientConnection } from '../http1/client-connection.ts';
@@ -50,6 +51,7 @@ export function handleForward(
   body: Buffer,
 ): void {
   const client = session.socket;
+  countConnection(ctx.counters, session, 'http');
   let admitted: Admitted | null = null;
   try {
     admitted = admitHttp(ctx, headerValue(head.headers, 'proxy-authorization'), session);

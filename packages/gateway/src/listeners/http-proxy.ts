@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
+import { countConnection } from '../counters.ts';
 import { type EngineContext, refuseHttp } from '../engine-context.ts';
 import { GatewayError } from '../errors.ts';
 import { ClientConnection } from '../http1/client-connection.ts';
@@ -17,7 +18,7 @@ import { handleForward } from './forward.ts';
  */
 export function handleHttpConnection(ctx: EngineContext, session: ClientSession): void {
   const { socket } = session;
-  new ClientConnection(socket, {
+  session.httpReader = new ClientConnection(socket, {
     onConnect: (head, rest) => void handleConnect(ctx, session, head, rest),
     onForward: (client, head, rest) => void handleForward(ctx, session, client, head, rest),
     onMalformed: (message) => refuseHttp(ctx, socket, new GatewayError('BAD_REQUEST', message), null),
@@ -40,6 +41,7 @@ function parseAuthority(authority: string | undefined): Target | null {
  */
 async function handleConnect(ctx: EngineContext, session: ClientSession, request: RequestHead, head: Buffer) {
   const client: Socket = session.socket;
+  countConnection(ctx.counters, session, 'connect');
   let admitted: Admitted | null = null;
   client.on('error', () => client.destroy());
   try {

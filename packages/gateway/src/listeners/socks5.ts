@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6, type Socket } from 'node:net';
 import { type Admitted, admit } from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
+import { countConnection } from '../counters.ts';
 import { asGatewayError, type EngineContext, refuseWith } from '../engine-context.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
@@ -133,7 +134,7 @@ class HandshakeReader {
 
 /** Refusal after the method stage: the REP code for the error, the reply left out of the bill. */
 function refuseRequest(
-  ctx: Pick<EngineContext, 'meter'>,
+  ctx: Pick<EngineContext, 'meter' | 'counters'>,
   client: Socket,
   error: unknown,
   admitted: Admitted | null,
@@ -150,6 +151,7 @@ function refuseRequest(
  */
 export async function handleSocks5(ctx: EngineContext, session: ClientSession): Promise<void> {
   const client = session.socket;
+  countConnection(ctx.counters, session, 'socks5');
   client.on('error', () => client.destroy());
   const deadline = setTimeout(() => client.destroy(), HANDSHAKE_DEADLINE_MS);
   client.once('close', () => clearTimeout(deadline));
@@ -171,7 +173,9 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       }
       try {
         admitted = admit(ctx, credentials.message, session);
-      } catch {
+      } catch (error) {
+        // RFC 1929 has one failure answer; the count keeps why.
+        ctx.counters.refusals[asGatewayError(error).code] += 1;
         endWith(client, AUTH_FAILED);
         return;
       }
@@ -183,12 +187,15 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     ) {
       client.write(Buffer.from([0x05, METHOD_NONE]));
     } else {
+      // No credentials offered and not allowlisted: the HTTP port's 407 NO_USER.
+      ctx.counters.refusals.NO_USER += 1;
       endWith(client, NO_ACCEPTABLE_METHOD);
       return;
     }
 
     const request = await reader.read(parseRequest);
     if (request.kind === 'error') {
+      ctx.counters.refusals.BAD_REQUEST += 1;
       endWith(client, reply(REP_ADDRESS_NOT_SUPPORTED));
       return;
     }
@@ -196,6 +203,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     // The client has said everything it must; what follows (the exit's connect) has its own timeouts.
     clearTimeout(deadline);
     if (requestVersion !== 0x05 || command !== 0x01) {
+      ctx.counters.refusals.BAD_REQUEST += 1;
       endWith(client, reply(REP_COMMAND_NOT_SUPPORTED));
       return;
     }

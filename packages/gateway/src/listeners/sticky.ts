@@ -25,7 +25,7 @@ export function handleStickyConnection(
     socket.setTimeout(0);
     const isSocks5 = first[0] === SOCKS5_VERSION;
     if (refusal) {
-      turnAway(socket, refusal, isSocks5 ? 'socks5' : 'http');
+      turnAway(ctx.counters, socket, refusal, isSocks5 ? 'socks5' : 'http');
       return;
     }
     // Put back, paused: the protocol's handler reads the connection from its first byte.

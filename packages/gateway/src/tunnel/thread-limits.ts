@@ -28,6 +28,20 @@ export class ThreadLimits {
     return this.active.get(planId) ?? 0;
   }
 
+  /**
+   * Gives back every slot still held, when the process stops (after its connections closed, whose own
+   * releases normally leave nothing). The one place a store shared by many processes gives this one's
+   * leases back at once rather than when they expire. Answers how many were still held.
+   */
+  releaseAll(): number {
+    let held = 0;
+    for (const count of this.active.values()) {
+      held += count;
+    }
+    this.active.clear();
+    return held;
+  }
+
   /** Slots held now, per plan (a live view: read it, do not keep it). */
   perPlan(): ReadonlyMap<string, number> {
     return this.active;

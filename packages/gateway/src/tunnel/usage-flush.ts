@@ -17,6 +17,8 @@ export interface GatewayLog {
  */
 export class UsageFlusher {
   private isFlushing = false;
+  /** The flush under way, for the last one to wait for. */
+  private current: Promise<void> = Promise.resolve();
   /** The last flush that failed: its usage is back in the meter, its fate in the store unknown. */
   private unsettled: UsageFlush | null = null;
 
@@ -27,11 +29,26 @@ export class UsageFlusher {
   ) {}
 
   /** One flush; a flush still under way makes this one a no-op. Never rejects. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
     if (this.isFlushing) {
-      return;
+      return Promise.resolve();
     }
     this.isFlushing = true;
+    this.current = this.flushOnce();
+    return this.current;
+  }
+
+  /**
+   * The last flush before the process stops: after the one under way (which would make a plain flush
+   * a no-op, leaving the last bytes unstored). Answers whether everything metered is stored.
+   */
+  async flushLast(): Promise<boolean> {
+    await this.current;
+    await this.flush();
+    return this.unsettled === null;
+  }
+
+  private async flushOnce(): Promise<void> {
     try {
       if (this.unsettled) {
         const { flushId, usage } = this.unsettled;

@@ -75,6 +75,11 @@ export class UsageMeter {
   private pending = new Map<string, PlanUsage>();
   private readonly open = new Map<Socket, Metered>();
   readonly allowance: TrafficAllowance;
+  /**
+   * Every byte billed so far at client sockets, by direction (without the 2x extra), since the engine
+   * started: running sums of the samples, for metrics. Never drained or put back.
+   */
+  readonly relayed = { fromClientBytes: 0, toClientBytes: 0 };
 
   /**
    * @param leftBytes the traffic a plan had left when the store last read it (undefined: no such plan);
@@ -222,10 +227,14 @@ export class UsageMeter {
     }
     const read = Math.max(metered.billedRead, Math.min(readUntil, socket.bytesRead));
     const written = Math.max(0, socket.bytesWritten - metered.excludedWritten);
-    const delta = read - metered.billedRead + (written - metered.billedWritten);
+    const fromClient = read - metered.billedRead;
+    const toClient = written - metered.billedWritten;
+    const delta = fromClient + toClient;
     metered.billedRead = read;
     metered.billedWritten = written;
     if (delta > 0) {
+      this.relayed.fromClientBytes += fromClient;
+      this.relayed.toClientBytes += Math.max(0, toClient);
       const usage = this.usage(metered.planId);
       usage.bytes += delta;
       if (metered.isDoubled) {
