@@ -178,6 +178,17 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(86_400, 'must be at most 86400 (a day)')
     .default(60),
+  SHUTDOWN_GRACE_S: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 (cut at once) or more')
+    .max(3600, 'must be at most 3600 (an hour)')
+    .default(30),
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: optionalText.pipe(
+    z.string().min(16, 'must be at least 16 characters (a random secret Prometheus sends)').optional(),
+  ),
 });
 
 /** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
@@ -248,6 +259,13 @@ export interface Config {
   };
   /** Where the exit probe job requests through every exit, and how often; null: no probing. */
   exitProbe: { url: string; intervalSeconds: number } | null;
+  /** How long SIGTERM lets open tunnels and requests finish before cutting them (README "Shutdown"). */
+  shutdownGraceMs: number;
+  /**
+   * Prometheus /metrics: on a port of its own when `port` is set (at `host`), and on the HTTP app only
+   * when `token` is set, which scrapes then send as a bearer token (on the metrics port too).
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -357,6 +375,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     exitProbe: e.EXIT_PROBE_URL
       ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
       : null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_S * 1000,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
   };
 }
 

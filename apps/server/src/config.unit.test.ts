@@ -147,4 +147,18 @@ describe('loadConfig', () => {
       );
     }
   });
+
+  it('gives tunnels SHUTDOWN_GRACE_S to finish on SIGTERM (30 by default, 0 to 3600)', () => {
+    expect(loadConfig({}).shutdownGraceMs).toBe(30_000);
+    expect(loadConfig({ SHUTDOWN_GRACE_S: '0' }).shutdownGraceMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_GRACE_S: '3600' }).shutdownGraceMs).toBe(3_600_000);
+    for (const [bad, message] of [
+      ['-1', 'must be 0 (cut at once) or more'],
+      ['3601', 'must be at most 3600 (an hour)'],
+      ['1.5', 'must be a whole number of seconds'],
+      ['soon', 'must be a number of seconds'],
+    ]) {
+      expect(() => loadConfig({ SHUTDOWN_GRACE_S: bad })).toThrow(`SHUTDOWN_GRACE_S: ${message}`);
+    }
+  });
 });
