@@ -94,15 +94,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
   const processes: Process[] = [];
   let api: Process;
   let workers: Process[];
+  let metricsPort: number;
 
   beforeAll(async () => {
     // A database nobody migrated: the processes start at once and must migrate one after another.
     const handle = await createTestDb('postgres', { migrate: false });
     databaseUrl = handle.databaseUrl ?? '';
     dropDatabase = () => handle.close();
+    metricsPort = await freePort();
     [api, ...workers] = await Promise.all([
       startProcess(databaseUrl, 'web,api'),
-      startProcess(databaseUrl, 'gateway,jobs'),
+      startProcess(databaseUrl, 'gateway,jobs', { METRICS_PORT: String(metricsPort) }),
       startProcess(databaseUrl, 'jobs'),
     ]);
     processes.push(api, ...workers);
@@ -148,6 +150,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
       ready: true,
       checks: { database: { ok: true }, migrations: { ok: true } },
     });
+  });
+
+  it('answers health and metrics of the gateway-only process on its METRICS_PORT', async () => {
+    const base = `http://127.0.0.1:${metricsPort}`;
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: { database: { ok: true }, migrations: { ok: true } },
+    });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('bytegate_gateway_connections_open');
   });
 
   it('runs the jobs in one process, and another takes over when it is killed', async () => {

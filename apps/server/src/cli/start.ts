@@ -1,10 +1,13 @@
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
+import { databaseChecks, handleHealthRequest } from '../health/readiness.ts';
 import { buildApp } from '../http/app.ts';
 import { backgroundJobs } from '../jobs/background-jobs.ts';
 import { leadJobsWhenElected } from '../jobs/leader.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openAdminChannel } from './admin-channel.ts';
@@ -40,7 +43,13 @@ export async function start(config: Config): Promise<void> {
   let gateway: RunningGateway | null = null;
   // The console's health view reads this process's gateway, once it runs.
   const gatewayConnections = () => gateway?.connections() ?? null;
-  const app = await buildApp({ config, db: database.db, payments, gatewayConnections });
+  // Prometheus (README "Metrics"): /metrics on the HTTP app with METRICS_TOKEN, on METRICS_PORT alone.
+  const metrics = createMetrics({
+    db: database.db,
+    ...(config.roles.has('gateway') ? { gateway: () => gateway?.stats() ?? null } : {}),
+  });
+  let metricsServer: MetricsServer | null = null;
+  const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics });
   const ctx = { config, db: database.db, log: app.log };
   const jobs = backgroundJobs(ctx, payments);
   let stopJobs: () => Promise<void> = async () => undefined;
@@ -83,6 +92,8 @@ export async function start(config: Config): Promise<void> {
         httpAppPart('http', app),
       ],
       last: [
+        // Scraped to the end of the drain; closed before the database it reads.
+        simplePart('metrics port', async () => metricsServer?.close()),
         simplePart('process claims', async () => {
           await Promise.all(releases.map((release) => release()));
         }),
@@ -104,7 +115,17 @@ export async function start(config: Config): Promise<void> {
         app.log.info(`seeded ${seeded} demo exits`);
       }
     }
-    gateway = await runGateway(config, database.db, app.log);
+    gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
+  }
+  if (config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      host: config.metrics.host,
+      port: config.metrics.port,
+      metrics,
+      token: config.metrics.token,
+      // A gateway- or jobs-only process has no HTTP app: its health is probed here.
+      handlers: [(req, res) => handleHealthRequest(req, res, databaseChecks(database.db))],
+    });
   }
   const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const host = config.gateway.host;
