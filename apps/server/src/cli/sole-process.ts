@@ -3,6 +3,9 @@ import pg from 'pg';
 /** One advisory lock per part that must not run twice on a database without shared state. */
 const LOCKS = { gateway: '6268757411903093', api: '6268757411903094' } as const;
 
+/** How long a claim is retried before the process refuses to start. */
+const CLAIM_FOR_MS = 3000;
+
 const WHY = {
   gateway:
     'another gateway process runs on this database: gateways share thread limits, traffic and sticky sessions only through REDIS_URL, which this version does not use for them yet; run one gateway process per database',
@@ -25,11 +28,22 @@ export async function claimSoleProcess(
   });
   client.on('error', () => undefined);
   await client.connect();
-  const { rows } = await client.query<{ locked: boolean }>(
-    'select pg_try_advisory_lock($1::bigint) as locked',
-    [LOCKS[part]],
-  );
-  if (!rows[0]?.locked) {
+  // Tried for a few seconds: a process restarted right after its predecessor was killed may find the
+  // old session not yet ended by PostgreSQL.
+  const deadline = Date.now() + CLAIM_FOR_MS;
+  let isLocked = false;
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock($1::bigint) as locked',
+      [LOCKS[part]],
+    );
+    isLocked = rows[0]?.locked === true;
+    if (isLocked || Date.now() > deadline) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (!isLocked) {
     await client.end();
     throw new SoleProcessError(`Cannot start: ${WHY[part]}.`);
   }
