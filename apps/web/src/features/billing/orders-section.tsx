@@ -1,16 +1,18 @@
 import type { Order } from '@bytegate/contracts/billing';
-import { ChevronLeftIcon, ChevronRightIcon, FileTextIcon, ReceiptTextIcon } from 'lucide-react';
+import { FileTextIcon, ReceiptTextIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { openInvoice, useOrders } from '../../api/use-orders.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { OrderStatusBadge } from './order-status-badge.tsx';
 
 const LOAD_FAILED = 'Unable to load orders. Please try again later.';
+
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 const money = (amount: number, currency: string) =>
@@ -109,29 +111,7 @@ export function OrdersSection() {
               ))}
             </TableBody>
           </Table>
-          {pagination && pagination.totalPages > 1 ? (
-            <nav
-              aria-label="Orders pages"
-              className="flex items-center justify-between border-t border-gray-100 px-5 py-3 text-sm"
-            >
-              <span className="text-gray-600">
-                Page {pagination.currentPage} of {pagination.totalPages}
-              </span>
-              <div className="flex gap-2">
-                <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  <ChevronLeftIcon /> Previous
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={page >= pagination.totalPages}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next <ChevronRightIcon />
-                </Button>
-              </div>
-            </nav>
-          ) : null}
+          <Pager label="Orders pages" page={page} pagination={pagination} onPage={setPage} />
         </>
       )}
     </Card>

@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS } from '@bytegate/contracts/admin';
-import { ChevronLeftIcon, ChevronRightIcon, FilterXIcon, ScrollTextIcon } from 'lucide-react';
+import { FilterXIcon, ScrollTextIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAudit } from '../../api/use-admin.ts';
@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { AUDIT_ACTION_LABELS } from '../../features/admin/audit-labels.ts';
 import { AuditList } from '../../features/admin/audit-list.tsx';
 import { formatInteger } from '../../features/admin/format.ts';
@@ -177,34 +178,12 @@ export function AuditPage() {
             <AuditList entries={audit.data.entries} label="Audit entries" />
           </div>
         )}
-        {pagination && pagination.totalPages > 1 ? (
-          <nav
-            aria-label="Audit log pages"
-            className="flex items-center justify-between gap-3 border-t border-gray-100 px-5 py-3 text-sm sm:px-6"
-          >
-            <span className="text-gray-600">
-              Page {pagination.currentPage} of {pagination.totalPages}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() => apply(applied, page - 1)}
-              >
-                <ChevronLeftIcon aria-hidden="true" /> Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page >= pagination.totalPages}
-                onClick={() => apply(applied, page + 1)}
-              >
-                Next <ChevronRightIcon aria-hidden="true" />
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pager
+          label="Audit log pages"
+          page={page}
+          pagination={pagination}
+          onPage={(next) => apply(applied, next)}
+        />
       </Card>
     </div>
   );

@@ -1,7 +1,7 @@
 import type { StaffRole } from '@bytegate/contracts/admin';
 import type { ExitStatus, ExitsResponse } from '@bytegate/contracts/admin-exits';
 import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
-import { ChevronLeftIcon, ChevronRightIcon, FilterXIcon, RadarIcon, ServerIcon } from 'lucide-react';
+import { FilterXIcon, RadarIcon, ServerIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ExitsFilter } from '../../api/admin-exits-client.ts';
@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { AddExitDialog } from '../../features/admin/exits/add-exit-dialog.tsx';
 import { EXIT_STATUS_LABELS } from '../../features/admin/exits/exit-status.tsx';
 import { ExitsTable } from '../../features/admin/exits/exits-table.tsx';
@@ -282,34 +283,12 @@ export function ExitsPage({ staffRole }: { staffRole: StaffRole }) {
             <ExitsTable exits={exits.data.exits} canChange={canChange} />
           </div>
         )}
-        {pagination && pagination.totalPages > 1 ? (
-          <nav
-            aria-label="Exit pages"
-            className="flex items-center justify-between gap-3 border-t border-gray-100 px-5 py-3 text-sm sm:px-6"
-          >
-            <span className="text-gray-600">
-              Page {pagination.currentPage} of {pagination.totalPages}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() => apply(applied, page - 1)}
-              >
-                <ChevronLeftIcon aria-hidden="true" /> Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page >= pagination.totalPages}
-                onClick={() => apply(applied, page + 1)}
-              >
-                Next <ChevronRightIcon aria-hidden="true" />
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pager
+          label="Exit pages"
+          page={page}
+          pagination={pagination}
+          onPage={(next) => apply(applied, next)}
+        />
       </Card>
     </div>
   );

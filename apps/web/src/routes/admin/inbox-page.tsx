@@ -4,7 +4,7 @@ import {
   INBOX_ASSIGNEE_FILTERS,
   type InboxAssigneeFilter,
 } from '@bytegate/contracts/admin-support';
-import { ChevronLeftIcon, ChevronRightIcon, InboxIcon, SearchIcon, SearchXIcon, XIcon } from 'lucide-react';
+import { InboxIcon, SearchIcon, SearchXIcon, XIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { InboxFilter } from '../../api/admin-support-client.ts';
@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { PageHeader } from '../../features/admin/page-header.tsx';
 import { EmptyState, ErrorState, LoadingRows } from '../../features/admin/states.tsx';
@@ -217,34 +218,12 @@ export function InboxPage() {
             <InboxList messages={inbox.data.messages} backTo={inboxHref(filter)} />
           </div>
         )}
-        {pagination && pagination.totalPages > 1 ? (
-          <nav
-            aria-label="Inbox pages"
-            className="flex items-center justify-between gap-3 border-t border-gray-100 px-5 py-3 text-sm sm:px-6"
-          >
-            <span className="text-gray-600">
-              Page {pagination.currentPage} of {pagination.totalPages}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={filter.page <= 1}
-                onClick={() => go({ ...filter, page: filter.page - 1 })}
-              >
-                <ChevronLeftIcon aria-hidden="true" /> Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={filter.page >= pagination.totalPages}
-                onClick={() => go({ ...filter, page: filter.page + 1 })}
-              >
-                Next <ChevronRightIcon aria-hidden="true" />
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pager
+          label="Inbox pages"
+          page={filter.page}
+          pagination={pagination}
+          onPage={(next) => go({ ...filter, page: next })}
+        />
       </Card>
     </div>
   );

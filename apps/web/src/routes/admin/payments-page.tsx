@@ -1,6 +1,6 @@
 import type { StaffRole } from '@bytegate/contracts/admin';
 import { PAYMENT_METHODS, type PaymentsQuery } from '@bytegate/contracts/admin-payments';
-import { ChevronLeftIcon, ChevronRightIcon, FilterXIcon, ReceiptTextIcon } from 'lucide-react';
+import { FilterXIcon, ReceiptTextIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { PaymentsFilter } from '../../api/admin-payments-client.ts';
@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { formatInteger } from '../../features/admin/format.ts';
 import { PageHeader } from '../../features/admin/page-header.tsx';
 import { KIND_LABELS, PROVIDER_LABELS } from '../../features/admin/payments/payment-labels.ts';
@@ -217,34 +218,12 @@ export function PaymentsPage({ staffRole }: { staffRole: StaffRole }) {
             <PaymentsList payments={payments.data.payments} staffRole={staffRole} backTo={backTo} />
           </div>
         )}
-        {pagination && pagination.totalPages > 1 ? (
-          <nav
-            aria-label="Payments pages"
-            className="flex items-center justify-between gap-3 border-t border-gray-100 px-5 py-3 text-sm sm:px-6"
-          >
-            <span className="text-gray-600">
-              Page {pagination.currentPage} of {pagination.totalPages}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() => apply(applied, page - 1)}
-              >
-                <ChevronLeftIcon aria-hidden="true" /> Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page >= pagination.totalPages}
-                onClick={() => apply(applied, page + 1)}
-              >
-                Next <ChevronRightIcon aria-hidden="true" />
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pager
+          label="Payments pages"
+          page={page}
+          pagination={pagination}
+          onPage={(next) => apply(applied, next)}
+        />
       </Card>
     </div>
   );

@@ -1,11 +1,11 @@
 import type { StaffRole } from '@bytegate/contracts/admin';
 import { THREAD_REQUEST_STATUSES, type ThreadRequestStatus } from '@bytegate/contracts/thread-requests';
-import { ChevronLeftIcon, ChevronRightIcon, GaugeIcon } from 'lucide-react';
+import { GaugeIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useThreadRequestQueue } from '../../api/use-admin-thread-requests.ts';
-import { Button } from '../../components/ui/button.tsx';
 import { Card, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Pager } from '../../components/ui/pager.tsx';
 import { formatInteger } from '../../features/admin/format.ts';
 import { PageHeader } from '../../features/admin/page-header.tsx';
 import { EmptyState, ErrorState, LoadingRows } from '../../features/admin/states.tsx';
@@ -143,34 +143,12 @@ export function ThreadRequestsPage({ staffRole }: { staffRole: StaffRole }) {
             <ThreadRequestList requests={queue.data.requests} staffRole={staffRole} />
           </div>
         )}
-        {pagination && pagination.totalPages > 1 ? (
-          <nav
-            aria-label="Thread request pages"
-            className="flex items-center justify-between gap-3 border-t border-gray-100 px-5 py-3 text-sm sm:px-6"
-          >
-            <span className="text-gray-600">
-              Page {pagination.currentPage} of {pagination.totalPages}
-            </span>
-            <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page <= 1}
-                onClick={() => setParams(searchOf(filter, page - 1))}
-              >
-                <ChevronLeftIcon aria-hidden="true" /> Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page >= pagination.totalPages}
-                onClick={() => setParams(searchOf(filter, page + 1))}
-              >
-                Next <ChevronRightIcon aria-hidden="true" />
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pager
+          label="Thread request pages"
+          page={page}
+          pagination={pagination}
+          onPage={(next) => setParams(searchOf(filter, next))}
+        />
       </Card>
     </div>
   );
