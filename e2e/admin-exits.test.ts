@@ -12,20 +12,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
+import { navigateInApp, settled as pageSettled } from './support/console.ts';
 import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { buyDatacenterPlan } from './support/journeys.ts';
 import type { RunningServer } from './support/server.ts';
 import { createSuiteDatabase, grantStaffRole, hasTestPostgres } from './support/staff.ts';
 
 const run = promisify(execFile);
-
-/** Moves the app to `path` as its own links do (history and the router, no page load). */
-async function navigateInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
 
 describe.runIf(hasTestPostgres)('exits and health in the console', () => {
   let origin: Server;
@@ -110,12 +103,7 @@ describe.runIf(hasTestPostgres)('exits and health in the console', () => {
   });
 
   /** Waits until the console's skeletons are gone. */
-  async function settled(): Promise<void> {
-    await page.waitForLoadState('networkidle');
-    await page.waitForFunction(
-      () => document.querySelectorAll('[role="status"][aria-label^="Loading"]').length === 0,
-    );
-  }
+  const settled = () => pageSettled(page);
 
   const table = () => page.getByRole('table', { name: 'Exits' });
   const row = (name: string) => table().getByRole('row').filter({ hasText: name });

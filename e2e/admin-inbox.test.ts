@@ -13,6 +13,7 @@ import {
 } from '../apps/server/src/mail/testing/smtp-sink.ts';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
+import { navigateInApp, settled as pageSettled } from './support/console.ts';
 import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { logInThroughForm, type TestAccount } from './support/journeys.ts';
 import { type RunningServer, startServer } from './support/server.ts';
@@ -22,14 +23,6 @@ const SUBJECT = 'Port 25 for our monitoring';
 const QUESTION = 'Could you open port 25 for our monitoring?\nWe send alerts by mail.';
 const NOTE = 'Customer since March; KYC done, port 25 is fine to open.';
 const REPLY = 'Hello again,\n\nPort 25 is now open on your account.';
-
-/** Moves the app to `path` as its own links do (history and the router, no page load). */
-async function navigateInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
 
 /** Waits until the SMTP server has taken `count` messages (delivery is over by the time the API answers). */
 async function receivedMail(sink: SmtpSink, count: number): Promise<ReceivedMail[]> {
@@ -88,13 +81,7 @@ describe.runIf(hasTestPostgres)('the support inbox', () => {
     await sink?.close();
   });
 
-  /** Waits until the console's skeletons and spinners are gone. */
-  async function settled(target: Page = page): Promise<void> {
-    await target.waitForLoadState('networkidle');
-    await target.waitForFunction(
-      () => document.querySelectorAll('[role="status"][aria-label^="Loading"]').length === 0,
-    );
-  }
+  const settled = (target: Page = page) => pageSettled(target);
 
   const details = () => page.getByRole('region', { name: 'Details' });
   const conversation = () => page.getByRole('list', { name: 'Conversation' });

@@ -4,14 +4,14 @@
 // approved for what arrived and credited once, and "check with provider" says what Cryptomus says;
 // a port is opened and closed. axe checks every screen at a desktop and a phone width. Staff are made
 // with `bytegate staff grant`, which needs the server on PostgreSQL (see support/staff.ts).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
-import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
-import { buyDatacenterPlan, openSection, type TestAccount } from './support/journeys.ts';
+import { type ConsoleSuite, settled as pageSettled, startConsoleSuite } from './support/console.ts';
+import { openSection, type TestAccount } from './support/journeys.ts';
 import type { RunningServer } from './support/server.ts';
-import { createSuiteDatabase, grantStaffRole, hasTestPostgres } from './support/staff.ts';
+import { hasTestPostgres } from './support/staff.ts';
 
 /** Pays a top-up of `amount` through the Cryptomus sandbox with half of it in BTC and no USD figure. */
 async function payShortInBtc(page: Page, amount: string): Promise<void> {
@@ -32,34 +32,17 @@ async function payShortInBtc(page: Page, amount: string): Promise<void> {
 
 describe.runIf(hasTestPostgres)('money and credentials in the staff console', () => {
   let server: RunningServer;
-  let browser: Browser;
-  let stopServer: () => Promise<void>;
-  let dropDatabase: () => Promise<void>;
-  let customerContext: BrowserContext;
+  let suite: ConsoleSuite;
   let customerPage: Page;
   let customer: TestAccount;
-  let staffContext: BrowserContext;
   let page: Page;
   let customerPath: string;
 
   beforeAll(async () => {
-    const database = await createSuiteDatabase();
-    dropDatabase = database.drop;
-    ({
-      server,
-      browser,
-      stop: stopServer,
-    } = await startServerAndBrowser({ DATABASE_URL: database.databaseUrl }));
-    const viewport = { width: 1280, height: 900 };
-    ({
-      context: customerContext,
-      page: customerPage,
-      account: customer,
-    } = await openSignedInPage(browser, server, { viewport }));
-    await buyDatacenterPlan(customerPage);
-    let staff: TestAccount;
-    ({ context: staffContext, page, account: staff } = await openSignedInPage(browser, server, { viewport }));
-    await grantStaffRole(database.databaseUrl, staff.email, 'support');
+    suite = await startConsoleSuite({ staffRole: 'support' });
+    ({ server } = suite);
+    ({ page: customerPage, account: customer } = suite.customer);
+    ({ page } = suite.staff);
     const found = await page.request.get(
       `${server.url}/api/admin/customers?q=${encodeURIComponent(customer.email)}`,
     );
@@ -68,19 +51,10 @@ describe.runIf(hasTestPostgres)('money and credentials in the staff console', ()
   });
 
   afterAll(async () => {
-    await customerContext?.close();
-    await staffContext?.close();
-    await stopServer?.();
-    await dropDatabase?.();
+    await suite?.stop();
   });
 
-  /** Waits until the console's skeletons and spinners are gone. */
-  async function settled(target: Page = page): Promise<void> {
-    await target.waitForLoadState('networkidle');
-    await target.waitForFunction(
-      () => document.querySelectorAll('[role="status"][aria-label^="Loading"]').length === 0,
-    );
-  }
+  const settled = (target: Page = page) => pageSettled(target);
 
   async function openCustomer(): Promise<void> {
     await page.goto(`${server.url}${customerPath}`);

@@ -6,62 +6,35 @@
 // `bytegate staff grant`, which needs the server on PostgreSQL (see support/staff.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
-import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
-import { buyDatacenterPlan, openSection, type TestAccount } from './support/journeys.ts';
+import { type ConsoleSuite, settled, startConsoleSuite } from './support/console.ts';
+import { openSection, type TestAccount } from './support/journeys.ts';
 import type { RunningServer } from './support/server.ts';
-import { createSuiteDatabase, grantStaffRole, hasTestPostgres } from './support/staff.ts';
+import { hasTestPostgres } from './support/staff.ts';
 
 const PURPOSE = 'Price monitoring of 40 retail sites, about 800 parallel crawlers at peak.';
 
 describe.runIf(hasTestPostgres)('thread requests from the dashboard to the console and back', () => {
   let server: RunningServer;
-  let browser: Browser;
-  let stopServer: () => Promise<void>;
-  let dropDatabase: () => Promise<void>;
-  let customerContext: BrowserContext;
+  let suite: ConsoleSuite;
   let customerPage: Page;
   let customer: TestAccount;
-  let staffContext: BrowserContext;
   let page: Page;
   let staff: TestAccount;
 
   beforeAll(async () => {
-    const database = await createSuiteDatabase();
-    dropDatabase = database.drop;
-    ({
-      server,
-      browser,
-      stop: stopServer,
-    } = await startServerAndBrowser({ DATABASE_URL: database.databaseUrl }));
-    const viewport = { width: 1280, height: 900 };
-    ({
-      context: customerContext,
-      page: customerPage,
-      account: customer,
-    } = await openSignedInPage(browser, server, { viewport }));
-    await buyDatacenterPlan(customerPage);
-    ({ context: staffContext, page, account: staff } = await openSignedInPage(browser, server, { viewport }));
-    await grantStaffRole(database.databaseUrl, staff.email, 'support');
+    suite = await startConsoleSuite({ staffRole: 'support' });
+    ({ server } = suite);
+    ({ page: customerPage, account: customer } = suite.customer);
+    ({ page, account: staff } = suite.staff);
   });
 
   afterAll(async () => {
-    await customerContext?.close();
-    await staffContext?.close();
-    await stopServer?.();
-    await dropDatabase?.();
+    await suite?.stop();
   });
-
-  /** Waits until loading skeletons and spinners are gone. */
-  async function settled(target: Page): Promise<void> {
-    await target.waitForLoadState('networkidle');
-    await target.waitForFunction(
-      () => document.querySelectorAll('[role="status"][aria-label^="Loading"]').length === 0,
-    );
-  }
 
   /** The customer's Proxy Setup, opened afresh (through the drawer on a phone), and its Threads card. */
   async function openThreadsCard(width = 1280) {

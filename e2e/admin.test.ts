@@ -8,18 +8,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
+import { navigateInApp } from './support/console.ts';
 import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { buyDatacenterPlan, logInThroughForm, type TestAccount } from './support/journeys.ts';
 import type { RunningServer } from './support/server.ts';
 import { createSuiteDatabase, grantStaffRole, hasTestPostgres } from './support/staff.ts';
-
-/** Moves the app to `path` as its own links do (history and the router, no page load). */
-async function navigateInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
 
 describe.runIf(hasTestPostgres)('the staff console', () => {
   let server: RunningServer;
