@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REASON_MAX_LENGTH, reasonField } from './admin.ts';
-import { paginationSchema } from './orders.ts';
+import { pageQueryField, paginationSchema } from './orders.ts';
 import { POOL_TYPES } from './pools.ts';
 import { text } from './text.ts';
 
@@ -42,12 +42,7 @@ export const exitsQuerySchema = z.object({
     .optional(),
   status: exitStatusSchema.optional(),
   q: text('Search', { shouldTrim: true }).max(100, 'Search must be at most 100 characters').default(''),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
 });
 export type ExitsQuery = z.input<typeof exitsQuerySchema>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { customerDetailResponseSchema, reasonField } from './admin.ts';
 import { orderStatusSchema } from './billing.ts';
 import { parseDollarsToCents } from './money.ts';
-import { paginationSchema } from './orders.ts';
+import { pageQueryField, paginationSchema } from './orders.ts';
 import { text } from './text.ts';
 
 // The back office's money (issue 15): refunds of orders, and the payments page (every top-up and
@@ -76,12 +76,7 @@ export const paymentsQuerySchema = z.object({
   provider: paymentMethodSchema.optional(),
   kind: z.enum(['topup', 'purchase']).optional(),
   q: text('Search', { shouldTrim: true }).max(200, 'Search must be at most 200 characters').optional(),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int()
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
 });
 export type PaymentsQuery = z.input<typeof paymentsQuerySchema>;
 

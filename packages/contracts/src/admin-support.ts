@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type AuditAction, customerStatusSchema, userRoleSchema } from './admin.ts';
-import { paginationSchema } from './orders.ts';
+import { pageQueryField, paginationSchema } from './orders.ts';
 import { text } from './text.ts';
 
 // The back office's support inbox and Outbox (issue 15): what /api/admin/inbox/* and /api/admin/outbox/*
@@ -54,12 +54,7 @@ export const inboxQuerySchema = z.object({
   q: text('Search', { shouldTrim: true })
     .max(INBOX_SEARCH_MAX_LENGTH, `Search must be at most ${INBOX_SEARCH_MAX_LENGTH} characters`)
     .default(''),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
 });
 export type InboxQuery = z.input<typeof inboxQuerySchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orderSchema, poolTypeSchema } from './billing.ts';
 import { parseDollarsToCents } from './money.ts';
-import { paginationSchema } from './orders.ts';
+import { pageQueryField, paginationSchema } from './orders.ts';
 import { proxySettingsSchema } from './proxy-settings.ts';
 import { text } from './text.ts';
 
@@ -252,12 +252,7 @@ export const auditQuerySchema = z.object({
   actor: text('Actor', { shouldTrim: true }).max(254).optional(),
   action: text('Action', { shouldTrim: true }).max(64).optional(),
   targetId: text('Target id', { shouldTrim: true }).max(64).optional(),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int()
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
 });
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 

@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { orderIdSchema, orderSchema } from './billing.ts';
 import { ORDERS_PAGE_SIZE } from './constants.ts';
 
+/** `?page=` of a paged list: a whole number from 1, 1 when absent. */
+export const pageQueryField = z.coerce
+  .number({ error: 'Page must be a number' })
+  .int('Page must be a whole number')
+  .min(1, 'Page must be 1 or more')
+  .max(100_000)
+  .default(1);
+
 /** `GET /orders`: one page of the user's orders, newest first. */
 export const listOrdersQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int()
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
   limit: z.coerce
     .number({ error: 'Limit must be a number' })
     .int()

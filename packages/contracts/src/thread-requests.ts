@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { poolTypeSchema } from './billing.ts';
 import { companyField } from './fields.ts';
-import { paginationSchema } from './orders.ts';
+import { pageQueryField, paginationSchema } from './orders.ts';
 import { text } from './text.ts';
 
 // Thread raises (issue 15): a customer asks support for more threads (concurrent connections) on one
@@ -159,12 +159,7 @@ export const adminThreadRequestsQuerySchema = z.object({
     })
     .optional()
     .transform((status) => (status ? status : undefined)),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be 1 or more')
-    .max(100_000)
-    .default(1),
+  page: pageQueryField,
 });
 export type AdminThreadRequestsQuery = z.input<typeof adminThreadRequestsQuerySchema>;
 
