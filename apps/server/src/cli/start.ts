@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
-import { databaseChecks, handleHealthRequest } from '../health/readiness.ts';
+import { databaseChecks, handleHealthRequest, readinessProbe } from '../health/readiness.ts';
 import { buildApp } from '../http/app.ts';
 import { backgroundJobs } from '../jobs/background-jobs.ts';
 import { leadJobsWhenElected } from '../jobs/leader.ts';
@@ -118,13 +118,14 @@ export async function start(config: Config): Promise<void> {
     gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
   }
   if (config.metrics.port !== undefined) {
+    const readiness = readinessProbe(databaseChecks(database.db));
     metricsServer = await startMetricsServer({
       host: config.metrics.host,
       port: config.metrics.port,
       metrics,
       token: config.metrics.token,
       // A gateway- or jobs-only process has no HTTP app: its health is probed here.
-      handlers: [(req, res) => handleHealthRequest(req, res, databaseChecks(database.db))],
+      handlers: [(req, res) => handleHealthRequest(req, res, readiness)],
     });
   }
   const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';

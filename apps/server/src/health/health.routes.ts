@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { checkReadiness, type ReadinessCheck } from './readiness.ts';
+import { type ReadinessCheck, readinessProbe } from './readiness.ts';
 
 /**
  * `/healthz` and `/readyz` on the HTTP app, outside /api (load balancers and orchestrators probe them,
@@ -9,9 +9,10 @@ export const healthRoutes: FastifyPluginAsync<{ checks: readonly ReadinessCheck[
   app,
   { checks },
 ) => {
+  const probe = readinessProbe(checks);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const readiness = await checkReadiness(checks);
+    const readiness = await probe();
     return reply.status(readiness.ready ? 200 : 503).send(readiness);
   });
 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { startTestServer } from '../testing/test-server.ts';
-import { checkReadiness } from './readiness.ts';
+import { checkReadiness, readinessProbe } from './readiness.ts';
 
 describe.each(testDatabaseKinds())('/healthz and /readyz on %s', (kind) => {
   it('answers alive, and ready with the database and migrations checked', async () => {
@@ -59,5 +59,15 @@ describe('readiness checks', () => {
     expect(readiness.checks.fine).toMatchObject({ ok: true });
     expect(readiness.checks.broken).toMatchObject({ ok: false, error: 'connection refused' });
     expect(readiness.checks.hung).toMatchObject({ ok: false, error: 'no answer within 2000 ms' });
+  });
+
+  it('run at most once a second however often /readyz is asked', async () => {
+    let runs = 0;
+    const probe = readinessProbe([{ name: 'counted', check: async () => void (runs += 1) }], 200);
+    await Promise.all(Array.from({ length: 50 }, () => probe()));
+    expect(runs).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await probe();
+    expect(runs).toBe(2);
   });
 });

@@ -71,6 +71,21 @@ export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise
 }
 
 /**
+ * The readiness of `checks`, run at most once a second however often it is asked: `/readyz` answers
+ * anyone before sign-in, and a flood of probes must not become a flood of database queries.
+ */
+export function readinessProbe(checks: readonly ReadinessCheck[], everyMs = 1000): () => Promise<Readiness> {
+  let last: { at: number; readiness: Promise<Readiness> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= everyMs) {
+      last = { at: now, readiness: checkReadiness(checks) };
+    }
+    return last.readiness;
+  };
+}
+
+/**
  * `/healthz` (the process is alive: always 200) and `/readyz` (200 when every check passes, else 503 with
  * what failed) for a plain node:http server: the gateway-only process's small port. Answers whether it
  * handled the request.
@@ -78,7 +93,7 @@ export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise
 export function handleHealthRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  checks: readonly ReadinessCheck[],
+  probe: () => Promise<Readiness>,
 ): boolean {
   const path = (req.url ?? '/').split('?')[0];
   if (path === '/healthz') {
@@ -86,7 +101,7 @@ export function handleHealthRequest(
     return true;
   }
   if (path === '/readyz') {
-    void checkReadiness(checks).then((readiness) => {
+    void probe().then((readiness) => {
       res
         .writeHead(readiness.ready ? 200 : 503, { 'content-type': 'application/json' })
         .end(JSON.stringify(readiness));

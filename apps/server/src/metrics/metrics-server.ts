@@ -5,7 +5,7 @@ import { hasMetricsToken } from './metrics-access.ts';
 
 /**
  * Another route of the small server: answers whether it handled the request (health's
- * `handleHealthRequest(req, res, checks)` has this shape, for /healthz and /readyz).
+ * `handleHealthRequest(req, res, probe)` has this shape, for /healthz and /readyz).
  */
 export type OpsHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
