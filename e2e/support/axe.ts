@@ -19,15 +19,27 @@ export interface Violation {
 /** The page's axe violations, each with up to three of the elements it found them on. */
 export async function axeViolations(page: Page): Promise<Violation[]> {
   // Colours are measured as they are painted: a button still fading in (a CSS transition after a click)
-  // would be judged on a frame in between, so let finite animations end first.
-  await page.evaluate(() =>
-    Promise.all(
-      document
+  // or a toast sliding in would be judged on a frame in between, so let finite animations end first. A
+  // toast starts its transition a frame after it mounts, so look again after two frames until none runs.
+  await page.evaluate(async () => {
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    for (let round = 0; round < 20; round += 1) {
+      await nextFrame();
+      await nextFrame();
+      const running = document
         .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+        .filter(
+          (animation) =>
+            animation.playState !== 'finished' &&
+            animation.playState !== 'paused' &&
+            animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY,
+        );
+      if (running.length === 0) {
+        return;
+      }
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const { axe } = window as unknown as {
