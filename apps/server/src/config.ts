@@ -157,6 +157,12 @@ const envSchema = z.object({
   GATEWAY_STICKY_PORTS: portRange.default({ first: 10000, last: 10099 }),
   GATEWAY_ALLOW_PRIVATE_TARGETS: flag,
   GATEWAY_OPEN_PORTS: portList,
+  GATEWAY_WORKERS: z.coerce
+    .number({ error: 'must be a whole number from 1 to 64' })
+    .int('must be a whole number from 1 to 64')
+    .min(1, 'must be a whole number from 1 to 64')
+    .max(64, 'must be a whole number from 1 to 64')
+    .default(1),
   RECAPTCHA_SITE_KEY: optionalText,
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -221,6 +227,8 @@ export interface Config {
     allowPrivateTargets: boolean;
     /** Ports opened for everyone on top of the default list (development and tests). */
     extraOpenPorts: number[];
+    /** Gateway processes on this host sharing the listening ports (node:cluster); above 1 needs Redis. */
+    workers: number;
   };
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
   /** Per client address unless the name says otherwise. */
@@ -243,6 +251,8 @@ export interface Config {
     paymentWebhooks: RateLimitRule;
     /** Thread requests a customer sends, per user (each lands in support's queue). */
     threadRequests: RateLimitRule;
+    /** Requests to the public API (`/api/v1`), per API key. */
+    apiKeyRequests: RateLimitRule;
   };
   sessionTtlMs: number;
   /** Provider A's credentials; null means a sandbox or nothing, as `paymentsSandbox` decides. */
@@ -283,6 +293,7 @@ export const defaultRateLimits: Config['rateLimits'] = {
   // A provider sends one webhook per status change; a flood of them is junk filling payment_events.
   paymentWebhooks: { max: 120, windowMs: 60_000 },
   threadRequests: { max: 20, windowMs: 60 * 60_000 },
+  apiKeyRequests: { max: 600, windowMs: 60_000 },
 };
 
 /** Reads and validates the settings; throws ConfigError naming every bad variable. */
@@ -316,6 +327,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid settings:\n  ROLES: running only some parts needs DATABASE_URL (the embedded database serves one process)',
     );
   }
+  if (e.GATEWAY_WORKERS > 1 && roles.has('gateway') && !(e.DATABASE_URL && e.REDIS_URL)) {
+    throw new ConfigError(
+      'Invalid settings:\n  GATEWAY_WORKERS: more than one gateway worker needs DATABASE_URL and REDIS_URL (they share thread limits, traffic and sticky sessions there)',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -335,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stickyPorts: e.GATEWAY_STICKY_PORTS,
       allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE_TARGETS,
       extraOpenPorts: e.GATEWAY_OPEN_PORTS,
+      workers: e.GATEWAY_WORKERS,
     },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY

@@ -56,6 +56,20 @@ describe('loadConfig', () => {
     expect(config.recaptcha?.verifyUrl).toBe('https://www.google.com/recaptcha/api/siteverify');
   });
 
+  it('runs more than one gateway worker only on PostgreSQL and Redis, from 1 to 64', () => {
+    expect(loadConfig({}).gateway.workers).toBe(1);
+    expect(() => loadConfig({ GATEWAY_WORKERS: '2', DATABASE_URL: 'postgres://localhost/db' })).toThrow(
+      /GATEWAY_WORKERS: more than one gateway worker needs DATABASE_URL and REDIS_URL/,
+    );
+    const shared = { DATABASE_URL: 'postgres://localhost/db', REDIS_URL: 'redis://localhost:6379' };
+    expect(loadConfig({ ...shared, GATEWAY_WORKERS: '4' }).gateway.workers).toBe(4);
+    for (const wrong of ['0', '65', '1.5', 'two']) {
+      expect(() => loadConfig({ ...shared, GATEWAY_WORKERS: wrong })).toThrow(
+        /GATEWAY_WORKERS: must be a whole number from 1 to 64/,
+      );
+    }
+  });
+
   it('needs PostgreSQL to split the roles across processes', () => {
     expect(() => loadConfig({ ROLES: 'api' })).toThrow(/ROLES: running only some parts needs DATABASE_URL/);
     expect(loadConfig({ ROLES: 'api', DATABASE_URL: 'postgres://localhost/db' }).roles).toEqual(

@@ -2,11 +2,24 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { ClientSession } from './client-session.ts';
 import { GatewayError } from './errors.ts';
+import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
+import type { StickySessions } from './routing/sticky-sessions.ts';
 import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './routing/username.ts';
-import type { GatewayStore, PlanAccess } from './store.ts';
+import type { ReleaseSlot, SessionDirectory, ThreadSlots } from './shared-state.ts';
+import type { Exit, GatewayStore, PlanAccess } from './store.ts';
 import type { PendingConnections } from './tunnel/pending-connections.ts';
-import type { ThreadLimits } from './tunnel/thread-limits.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
+
+/** What admission works with: the engine's context, or the part of it a test builds. */
+export interface AdmissionDeps {
+  store: GatewayStore;
+  threads: ThreadSlots;
+  meter: UsageMeter;
+  pending?: PendingConnections;
+  sessions?: StickySessions;
+  directory?: SessionDirectory | undefined;
+  defaultSessionTtlMinutes?: number;
+}
 
 export interface Admitted {
   plan: PlanAccess;
@@ -50,11 +63,11 @@ export function isStillAdmitted(store: GatewayStore, session: ClientSession, pla
  * Who is asking and may they: credentials (or the client address on an allowlist), the username's
  * targeting, traffic left, and a thread slot held for as long as the client connection lives.
  */
-export function admit(
-  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter; pending?: PendingConnections },
+export async function admit(
+  deps: AdmissionDeps,
   credentials: { username: string; password: string } | null,
   session: ClientSession,
-): Admitted {
+): Promise<Admitted> {
   const { socket, stickyPort } = session;
   let plan: PlanAccess | undefined;
   let targeting: Targeting = {};
@@ -85,7 +98,7 @@ export function admit(
     }
     targeting = withSavedTargeting({ login: plan.login, params: {}, hasGeo: false }, plan.saved);
   }
-  const admitted = checkPlan(deps, plan, targeting, session);
+  const admitted = await checkPlan(deps, plan, targeting, session);
   session.admittedPlanId = plan.planId;
   session.admittedPassword = credentials ? plan.password : null;
   // Authenticated: from here the plan's thread limit bounds the connection, not the pre-auth caps.
@@ -93,33 +106,103 @@ export function admit(
   return admitted;
 }
 
-/** What is checked on every request, even when the identity is known: plan state, traffic, a thread. */
-function checkPlan(
-  deps: { threads: ThreadLimits; meter: UsageMeter },
+const noTrafficLeft = () =>
+  new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
+
+/**
+ * What is checked on every request, even when the identity is known: plan state, traffic, a thread.
+ * In-process this settles without waiting; with shared state, the fleet's answers are awaited together
+ * (their round trips leave in one pipeline).
+ */
+async function checkPlan(
+  deps: AdmissionDeps,
   plan: PlanAccess,
   targeting: Targeting,
   session: ClientSession,
-): Admitted {
+): Promise<Admitted> {
   if (!plan.isActive) {
     throw new GatewayError('NO_USER', 'This proxy plan is not active');
   }
   if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
-    throw new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
+    throw noTrafficLeft();
   }
-  if (session.threadPlanId !== plan.planId) {
-    const release = deps.threads.acquire(plan.planId, plan.threadLimit);
+  const isNewSlot = session.threadPlanId !== plan.planId;
+  const slot = isNewSlot ? deps.threads.acquire(plan.planId, plan.threadLimit) : null;
+  const traffic = deps.meter.allowance.prepare?.(plan.planId);
+  const agreed = deps.directory ? agreeOnSession(deps, deps.directory, plan, targeting, session) : undefined;
+  // In-process everything has answered already: no round of promises per connection for nothing.
+  const isWaiting = slot instanceof Promise || traffic !== undefined || agreed !== undefined;
+  const [release, hasTraffic] = isWaiting
+    ? await Promise.all([slot, traffic, agreed])
+    : [slot as ReleaseSlot | null, undefined];
+  if (isNewSlot) {
     if (!release) {
       throw new GatewayError(
         'THREADS_EXHAUSTED',
         `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
       );
     }
+    if (session.socket.destroyed) {
+      // The client left while the fleet answered: its close has run, nothing else would give this back.
+      release();
+      throw new GatewayError('NO_HOST_CONNECTION', 'The client closed the connection');
+    }
     session.releaseThread?.();
     session.threadPlanId = plan.planId;
     session.releaseThread = release;
     session.socket.once('close', release);
   }
+  if (hasTraffic === false) {
+    throw noTrafficLeft();
+  }
   return { plan, targeting, isDoubled: isTargetFilter(targeting) };
+}
+
+/**
+ * A session (a `sessid`, a sticky port) gets the exit the fleet has bound it to, so every gateway
+ * sends it the same way: this gateway's own choice is offered, and the fleet's binding wins. Routing
+ * failures are left to the dialer, which meets them again and answers them in order.
+ */
+async function agreeOnSession(
+  deps: AdmissionDeps,
+  directory: SessionDirectory,
+  plan: PlanAccess,
+  targeting: Targeting,
+  session: ClientSession,
+): Promise<void> {
+  const sessions = deps.sessions;
+  if (!sessions) {
+    return;
+  }
+  const choice = {
+    sessions,
+    planId: plan.planId,
+    defaultTtlMinutes: plan.saved?.rotationMinutes ?? deps.defaultSessionTtlMinutes ?? 30,
+    stickyPort: session.stickyPort,
+  };
+  const key = sessionKey(choice, targeting);
+  if (!key) {
+    return;
+  }
+  const exits = deps.store.listExits(plan.poolType);
+  let proposed: Exit;
+  try {
+    proposed = chooseExit(exits, targeting, choice);
+  } catch {
+    return;
+  }
+  const ttlMs = sessionTtlMs(choice, targeting);
+  const bound = await directory.claim(key, proposed.id, ttlMs);
+  if (!bound || bound.exitId === proposed.id) {
+    return;
+  }
+  const exit = exits.find((candidate) => candidate.id === bound.exitId && exitMatches(candidate, targeting));
+  if (exit) {
+    sessions.bind(key, exit, bound.ttlMs);
+  } else {
+    // Bound to an exit this gateway no longer routes through (gone, or out of rotation): move it.
+    directory.rebind(key, proposed.id, ttlMs);
+  }
 }
 
 /**
@@ -127,11 +210,11 @@ function checkPlan(
  * sends the same header with every request: while it and the plan's password are unchanged, the
  * decoding and the password check are not repeated (plan state, traffic and thread still are).
  */
-export function admitHttp(
-  deps: { store: GatewayStore; threads: ThreadLimits; meter: UsageMeter },
+export async function admitHttp(
+  deps: AdmissionDeps,
   header: string | undefined,
   session: ClientSession,
-): Admitted {
+): Promise<Admitted> {
   const known = header === undefined ? null : session.knownIdentity;
   if (known && known.header === header) {
     const plan = deps.store.getPlanByLogin(known.login);
@@ -140,7 +223,7 @@ export function admitHttp(
       return checkPlan(deps, plan, known.targeting, session);
     }
   }
-  const admitted = admit(deps, readBasicCredentials(header), session);
+  const admitted = await admit(deps, readBasicCredentials(header), session);
   if (header !== undefined) {
     const { login, password, saved } = admitted.plan;
     session.knownIdentity = { header, login, password, saved, targeting: admitted.targeting };

@@ -5,10 +5,10 @@ import { GatewayError } from './errors.ts';
 import type { TargetPool } from './http1/target-pool.ts';
 import type { TargetPolicy } from './policy/target-policy.ts';
 import { errorReply } from './replies.ts';
+import type { SessionDirectory, ThreadSlots } from './shared-state.ts';
 import { endWith } from './tunnel/end-with.ts';
 import type { DialSettings } from './tunnel/exit-dialer.ts';
 import type { PendingConnections, PendingRefusal } from './tunnel/pending-connections.ts';
-import type { ThreadLimits } from './tunnel/thread-limits.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
 /**
@@ -16,8 +16,10 @@ import type { UsageMeter } from './tunnel/usage-meter.ts';
  * connection with its ClientSession. Listeners share this module, never each other's.
  */
 export interface EngineContext extends DialSettings {
-  threads: ThreadLimits;
+  threads: ThreadSlots;
   meter: UsageMeter;
+  /** Sticky sessions shared with the other gateways (SharedGatewayState); none in-process. */
+  directory?: SessionDirectory | undefined;
   policy: TargetPolicy;
   /** Kept-alive connections to targets for forward requests. */
   targetPool: TargetPool;

@@ -10,6 +10,7 @@ import { handleStickyConnection } from './listeners/sticky.ts';
 import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts';
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
+import type { SharedGatewayState, ThreadSlots } from './shared-state.ts';
 import type { GatewayStore, PlanAccess } from './store.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 import { ExitHealth } from './tunnel/exit-health.ts';
@@ -62,6 +63,8 @@ export interface GatewaySettings {
   usageFlushEveryMs?: number;
   /** Where failed flushes are reported (the console when not given). */
   log?: GatewayLog;
+  /** Thread slots, traffic and sessions shared with other gateway processes (in-process when absent). */
+  shared?: SharedGatewayState;
 }
 
 /** The kernel's queue of connections not yet accepted (Node's default is 511; Linux caps it at somaxconn). */
@@ -100,7 +103,7 @@ export interface GatewayConnections {
 
 export interface Gateway {
   meter: UsageMeter;
-  threads: ThreadLimits;
+  threads: ThreadSlots;
   pending: PendingConnections;
   /** Per exit: connections opened through it, failed, and their connect time; drained by the server. */
   exitHealth: ExitHealth;
@@ -134,8 +137,13 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
 
 /** The proxy engine: listeners over one store, one meter and one set of thread limits. */
 export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
-  const meter = new UsageMeter((planId) => store.getPlanById(planId)?.trafficLeftBytes);
-  const threads = new ThreadLimits();
+  const leftBytes = (planId: string) => store.getPlanById(planId)?.trafficLeftBytes;
+  const shared = settings.shared;
+  const meter: UsageMeter = new UsageMeter(
+    leftBytes,
+    shared?.allowance?.((planId: string): number => meter.pendingBilledBytes(planId)),
+  );
+  const threads = shared?.threads ?? new ThreadLimits();
   const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
   const flusher = new UsageFlusher(meter, store, settings.log ?? consoleLog);
   const exitHealth = new ExitHealth();
@@ -151,6 +159,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       blockedHosts: settings.blockedHosts ?? DEFAULT_BLOCKED_HOSTS,
     },
     sessions: new StickySessions(settings.now),
+    directory: shared?.sessions,
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
     exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
     exitHealth,

@@ -2,6 +2,7 @@ import { Console } from 'node:console';
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Config } from '../config.ts';
+import { publishGatewayChangeOnce } from '../gateway/fleet/gateway-changes.ts';
 import type { ServiceContext } from '../services/context.ts';
 
 /**
@@ -73,12 +74,19 @@ export function terminalCliContext(options: {
     writeErr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     async withServices(work) {
-      const opened = await options.open(options.config());
+      const config = options.config();
+      const opened = await options.open(config);
+      let result: Awaited<ReturnType<typeof work>>;
       try {
-        return await work(opened.services);
+        result = await work(opened.services);
       } finally {
         await opened.close();
       }
+      // Gateways beside this command learn of what it changed at once (their refresh is the fallback).
+      if (config.redisUrl) {
+        await publishGatewayChangeOnce(config.redisUrl, config.redisPrefix, 'back-office command');
+      }
+      return result;
     },
     fail(message) {
       globalThis.console.error(`error: ${message}`);

@@ -2,63 +2,17 @@
 // only its parts. An api,web process serves HTTP and no proxy; a gateway,jobs process opens no HTTP port;
 // processes started at once migrate one after another; the jobs run in one process, and another takes
 // over within seconds when that one is killed.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createTestDb } from '@bytegate/db/testing';
-import { freePort, freeRange } from '@bytegate/gateway/testing';
+import { freePort } from '@bytegate/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BytegateProcess, startBytegate } from '../testing/bytegate-process.ts';
 
-const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
-
-interface Process {
-  child: ChildProcess;
-  output(): string;
-  ports: { http: number; gateway: number };
-}
+type Process = BytegateProcess;
 
 /** Starts `bytegate start` with these roles on the database; resolves once it says it runs. */
-async function startProcess(
-  databaseUrl: string,
-  roles: string,
-  extraEnv: Record<string, string> = {},
-): Promise<Process> {
-  const ports = { http: await freePort(), gateway: await freePort() };
-  const socks = await freePort();
-  const sticky = await freeRange(2);
-  let log = '';
-  const child = spawn(process.execPath, [bin, 'start'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      ROLES: roles,
-      PORT: String(ports.http),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${ports.http}`,
-      GATEWAY_HTTP_PORT: String(ports.gateway),
-      GATEWAY_SOCKS_PORT: String(socks),
-      GATEWAY_STICKY_PORTS: `${sticky.first}-${sticky.last}`,
-      LOG_LEVEL: 'info',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => {
-    log += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    log += chunk;
-  });
-  const deadline = Date.now() + 60_000;
-  while (!log.includes('Bytegate is running')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`bytegate start (${roles}) did not start:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, output: () => log, ports };
-}
+const startProcess = (databaseUrl: string, roles: string, extraEnv: Record<string, string> = {}) =>
+  startBytegate(`bytegate start (${roles})`, { DATABASE_URL: databaseUrl, ROLES: roles, ...extraEnv });
 
 /** Whether something accepts TCP connections on the port. */
 function isListening(port: number): Promise<boolean> {

@@ -8,7 +8,7 @@ const CLAIM_FOR_MS = 3000;
 
 const WHY = {
   gateway:
-    'another gateway process runs on this database: gateways share thread limits, traffic and sticky sessions only through REDIS_URL, which this version does not use for them yet; run one gateway process per database',
+    'another gateway process runs on this database: more than one needs REDIS_URL, so that they share thread limits, traffic and sticky sessions',
   api: 'another API process runs on this database: more than one needs REDIS_URL, so that their rate limits and failed sign-ins are counted together',
 } as const;
 

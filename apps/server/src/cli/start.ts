@@ -1,6 +1,7 @@
+import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
-import { databaseChecks, handleHealthRequest, readinessProbe } from '../health/readiness.ts';
+import { databaseChecks, handleHealthRequest, readinessProbe, redisCheck } from '../health/readiness.ts';
 import { buildApp } from '../http/app.ts';
 import { backgroundJobs } from '../jobs/background-jobs.ts';
 import { leadJobsWhenElected } from '../jobs/leader.ts';
@@ -9,8 +10,10 @@ import { createMailer } from '../mail/mailer.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
+import { createRedis } from '../redis/redis-client.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { openAdminChannel } from './admin-channel.ts';
+import { startGatewayWorkers } from './gateway-workers.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
 import { exitOnSignals, gatewayPart, httpAppPart, simplePart } from './shutdown.ts';
@@ -22,12 +25,15 @@ import { claimSoleProcess } from './sole-process.ts';
  * in one process of the fleet only, the elected leader).
  */
 export async function start(config: Config): Promise<void> {
+  // With GATEWAY_WORKERS above 1 the gateway runs in worker processes this one starts (gateway-workers.ts).
+  const hasGatewayWorkers = config.roles.has('gateway') && config.gateway.workers > 1 && cluster.isPrimary;
+  const runsGateway = config.roles.has('gateway') && !hasGatewayWorkers;
   const database = await openDatabase(config);
   await database.migrate();
   // Parts that keep state in their own memory run once per PostgreSQL database (see sole-process.ts).
   const releases: Array<() => Promise<void>> = [];
   try {
-    if (config.databaseUrl && config.roles.has('gateway')) {
+    if (config.databaseUrl && runsGateway && !config.redisUrl) {
       releases.push(await claimSoleProcess(config.databaseUrl, 'gateway'));
     }
     if (config.databaseUrl && config.roles.has('api') && !config.redisUrl) {
@@ -41,14 +47,17 @@ export async function start(config: Config): Promise<void> {
   // One registry of payment providers for the API and the jobs.
   const payments = createPaymentProviders(config);
   let gateway: RunningGateway | null = null;
+  let gatewayWorkers: ReturnType<typeof startGatewayWorkers> | null = null;
   // The console's health view reads this process's gateway, once it runs.
   const gatewayConnections = () => gateway?.connections() ?? null;
   // Prometheus (README "Metrics"): /metrics on the HTTP app with METRICS_TOKEN, on METRICS_PORT alone.
   const metrics = createMetrics({
     db: database.db,
-    ...(config.roles.has('gateway') ? { gateway: () => gateway?.stats() ?? null } : {}),
+    ...(runsGateway ? { gateway: () => gateway?.stats() ?? null } : {}),
+    ...(runsGateway && config.redisUrl ? { gatewaySharedState: () => gateway?.sharedState() ?? null } : {}),
   });
   let metricsServer: MetricsServer | null = null;
+  let healthRedis: ReturnType<typeof createRedis> | null = null;
   const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics });
   const ctx = { config, db: database.db, log: app.log };
   const jobs = backgroundJobs(ctx, payments);
@@ -89,11 +98,15 @@ export async function start(config: Config): Promise<void> {
         simplePart('jobs', stopJobs),
         simplePart('admin channel', async () => adminChannel?.close()),
         ...(gateway ? [gatewayPart(gateway, app.log)] : []),
+        ...(gatewayWorkers ? [gatewayWorkers] : []),
         httpAppPart('http', app),
       ],
       last: [
         // Scraped to the end of the drain; closed before the database it reads.
-        simplePart('metrics port', async () => metricsServer?.close()),
+        simplePart('metrics port', async () => {
+          await metricsServer?.close();
+          healthRedis?.disconnect();
+        }),
         simplePart('process claims', async () => {
           await Promise.all(releases.map((release) => release()));
         }),
@@ -107,7 +120,10 @@ export async function start(config: Config): Promise<void> {
   if (servesHttp) {
     await app.listen({ port: config.port, host: config.host });
   }
-  if (config.roles.has('gateway')) {
+  if (hasGatewayWorkers) {
+    gatewayWorkers = startGatewayWorkers(config, app.log);
+  }
+  if (runsGateway) {
     // The embedded (demo) install gets a small inventory so every pool works out of the box.
     if (!config.databaseUrl) {
       const seeded = await seedDemoExits(database.db);
@@ -118,7 +134,13 @@ export async function start(config: Config): Promise<void> {
     gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
   }
   if (config.metrics.port !== undefined) {
-    const readiness = readinessProbe(databaseChecks(database.db));
+    // Ready means the database and, with REDIS_URL, Redis answer (the gateway serves on without it, but
+    // a load balancer should prefer a process that shares the fleet's limits).
+    healthRedis = config.redisUrl ? createRedis(config.redisUrl) : null;
+    const readiness = readinessProbe([
+      ...databaseChecks(database.db),
+      ...(healthRedis ? [redisCheck(healthRedis)] : []),
+    ]);
     metricsServer = await startMetricsServer({
       host: config.metrics.host,
       port: config.metrics.port,
@@ -130,13 +152,15 @@ export async function start(config: Config): Promise<void> {
   }
   const storage = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const host = config.gateway.host;
-  const proxy = gateway
+  const ports = gateway ?? (hasGatewayWorkers ? config.gateway : null);
+  const proxy = ports
     ? [
-        `\n  Proxy gateway: http://${host}:${gateway.httpPort} (HTTP and CONNECT)`,
-        gateway.socksPort === undefined ? '' : `, socks5://${host}:${gateway.socksPort}`,
-        gateway.stickyPorts
-          ? `, sticky ports ${gateway.stickyPorts.first}-${gateway.stickyPorts.last} (HTTP or SOCKS5)`
+        `\n  Proxy gateway: http://${host}:${ports.httpPort} (HTTP and CONNECT)`,
+        ports.socksPort === undefined ? '' : `, socks5://${host}:${ports.socksPort}`,
+        ports.stickyPorts
+          ? `, sticky ports ${ports.stickyPorts.first}-${ports.stickyPorts.last} (HTTP or SOCKS5)`
           : '',
+        hasGatewayWorkers ? `, in ${config.gateway.workers} worker processes` : '',
       ].join('')
     : '';
   const roles = [...config.roles].join(', ');

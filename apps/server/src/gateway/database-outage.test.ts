@@ -15,7 +15,7 @@ import { startTcpRelay, type TcpRelay } from '../testing/tcp-relay.ts';
 import { type RunningGateway, runGateway } from './run-gateway.ts';
 
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 30_000);
-const quietLog = { error: () => undefined, warn: () => undefined };
+const quietLog = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 interface Customer {
   token: string;

@@ -31,6 +31,24 @@ const PLANS_OVERLAP_MS = 10_000;
 export type UsageFlushObserver = (flush: { seconds: number; isStored: boolean }) => void;
 const FULL_READ_EVERY_MS = 60_000;
 
+/** A plan's traffic as the database holds it, for the fleet's shared figures (fleet/fleet-traffic.ts). */
+export interface PlanTrafficRow {
+  totalBytes: number;
+  usedBytes: number;
+  /** The row's updated_at (ms): a newer total replaces an older one. */
+  changedAt: number;
+}
+
+/**
+ * Told what the database says of plans' traffic and of each usage write, when gateways share traffic
+ * through Redis: billed bytes per plan in a write, and the plans' used after it (null: not stored).
+ */
+export interface TrafficObserver {
+  planRowsChanged(rows: ReadonlyMap<string, PlanTrafficRow>): void;
+  flushing(billed: ReadonlyMap<string, number>): void;
+  flushed(billed: ReadonlyMap<string, number>, usedAfter: ReadonlyMap<string, number> | null): void;
+}
+
 /**
  * The gateway's store over the database. The hot path reads only memory: plans, allowlist and exits are
  * loaded at start and refreshed every second (plans incrementally, by `updated_at`), so a purchase or
@@ -46,12 +64,20 @@ export class DbGatewayStore implements GatewayStore {
   private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
   private exitsVersion: number | null = null;
+  private readonly trafficRows = new Map<string, PlanTrafficRow>();
+  /** Set when traffic is shared through Redis. */
+  trafficObserver: TrafficObserver | undefined;
 
   constructor(
     private readonly db: Database,
     /** Told of every usage write and its time (metrics); never of an empty drain. */
     private readonly onUsageFlush?: UsageFlushObserver,
   ) {}
+
+  /** A plan's traffic as the database last said (with what this process stored since). */
+  planTraffic(planId: string): PlanTrafficRow | undefined {
+    return this.trafficRows.get(planId);
+  }
 
   getPlanByLogin(login: string): PlanAccess | undefined {
     return this.plansByLogin.get(login);
@@ -85,7 +111,18 @@ export class DbGatewayStore implements GatewayStore {
       this.lastFullRead = now;
     }
     const rows = await listPlansForGateway(this.db, { since });
+    const changedTraffic = new Map<string, PlanTrafficRow>();
     for (const row of rows) {
+      const traffic = {
+        totalBytes: row.trafficTotalBytes,
+        usedBytes: row.trafficUsedBytes,
+        changedAt: row.updatedAt.getTime(),
+      };
+      const known = this.trafficRows.get(row.planId);
+      if (!known || known.totalBytes !== traffic.totalBytes || known.usedBytes < traffic.usedBytes) {
+        this.trafficRows.set(row.planId, traffic);
+        changedTraffic.set(row.planId, traffic);
+      }
       const previous = this.plansById.get(row.planId);
       if (previous && previous.login !== row.login) {
         this.plansByLogin.delete(previous.login);
@@ -110,6 +147,9 @@ export class DbGatewayStore implements GatewayStore {
       if (!this.plansSeenUntil || row.updatedAt > this.plansSeenUntil) {
         this.plansSeenUntil = row.updatedAt;
       }
+    }
+    if (changedTraffic.size > 0) {
+      this.trafficObserver?.planRowsChanged(changedTraffic);
     }
     const { byAddress, shared } = resolveAllowlist(await listAllowlist(this.db), this.plansById);
     this.sharedAddresses = shared;
@@ -156,17 +196,22 @@ export class DbGatewayStore implements GatewayStore {
       errorsByCode: totals.errorsByCode,
       hostBytes: totals.hostBytes,
     }));
+    const billed = new Map(entries.map((entry) => [entry.planId, entry.billedBytes]));
+    this.trafficObserver?.flushing(billed);
     const started = performance.now();
+    let usedAfter: Map<string, number>;
     try {
-      await this.db.transaction((tx) =>
+      usedAfter = await this.db.transaction((tx) =>
         applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
       );
     } catch (error) {
       this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
+      this.trafficObserver?.flushed(billed, null);
       throw error;
     }
     this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: true });
     this.noteUsageStored(usage);
+    this.trafficObserver?.flushed(billed, usedAfter);
   }
 
   /**
@@ -206,6 +251,10 @@ export class DbGatewayStore implements GatewayStore {
       const plan = this.plansById.get(planId);
       if (plan) {
         plan.trafficLeftBytes -= totals.bytes + totals.extraBytes;
+      }
+      const traffic = this.trafficRows.get(planId);
+      if (traffic) {
+        traffic.usedBytes += totals.bytes + totals.extraBytes;
       }
     }
   }

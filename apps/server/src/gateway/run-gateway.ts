@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DbGatewayStore, type UsageFlushObserver } from './db-gateway-store.ts';
+import { type Fleet, joinFleet } from './fleet/fleet.ts';
 
 const REFRESH_EVERY_MS = 1000;
 const FLUSH_EVERY_MS = 1000;
@@ -30,6 +31,8 @@ export interface RunningGateway extends ListeningPorts {
   connections(): GatewayConnections;
   /** The engine's live counters (metrics). */
   stats(): GatewayStats;
+  /** With REDIS_URL: whether Redis answers (false: local limits) and how often a decision fell back. */
+  sharedState(): { isDegraded: boolean; fallbacks: number } | null;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface RunningGateway extends ListeningPorts {
 export async function runGateway(
   config: Config,
   db: Database,
-  log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
   overrides: {
     httpPort?: number;
     /** null runs no SOCKS5 listener; 0 picks a free port. */
@@ -56,7 +59,12 @@ export async function runGateway(
 ): Promise<RunningGateway> {
   const store = new DbGatewayStore(db, overrides.onUsageFlush);
   await store.refresh();
+  // With Redis, thread slots, traffic and sticky sessions are the fleet's (README "Processes and roles").
+  const fleet: Fleet | null = config.redisUrl
+    ? await joinFleet({ redisUrl: config.redisUrl, prefix: config.redisPrefix, store, log })
+    : null;
   const gateway = createGateway(store, {
+    ...(fleet ? { shared: fleet.shared } : {}),
     host: overrides.host ?? config.host,
     httpPort: overrides.httpPort ?? config.gateway.httpPort,
     socksPort: overrides.socksPort === null ? undefined : (overrides.socksPort ?? config.gateway.socksPort),
@@ -100,6 +108,7 @@ export async function runGateway(
   } catch (error) {
     clearInterval(refresher);
     clearInterval(healthFlusher);
+    await fleet?.close();
     throw error;
   }
 
@@ -112,12 +121,15 @@ export async function runGateway(
     },
     connections: () => gateway.connections(),
     stats: () => gateway.stats(),
+    sharedState: () =>
+      fleet ? { isDegraded: fleet.member.isDegraded, fallbacks: fleet.member.fallbacks } : null,
     async stop() {
       clearInterval(refresher);
       clearInterval(healthFlusher);
       // Closing ends the connections and flushes what they carried last.
       await gateway.close();
       await flushExitHealth();
+      await fleet?.close();
     },
     async drain(graceMs) {
       // Plans keep refreshing while tunnels drain: a plan deactivated meanwhile still closes them.
@@ -125,6 +137,7 @@ export async function runGateway(
       clearInterval(refresher);
       clearInterval(healthFlusher);
       await flushExitHealth();
+      await fleet?.close();
       return report;
     },
   };

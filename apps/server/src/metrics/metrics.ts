@@ -27,6 +27,8 @@ export interface MetricsOptions {
    * it no gateway or usage flush metric is exported.
    */
   gateway?: () => GatewayStats | null;
+  /** With REDIS_URL, the gateway's shared state: whether Redis answers, and fallbacks to local limits. */
+  gatewaySharedState?: () => { isDegraded: boolean; fallbacks: number } | null;
   /** ROUND_TRIP_TIMEOUT_MS unless said (tests). */
   roundTripTimeoutMs?: number;
 }
@@ -66,6 +68,27 @@ export function createMetrics(options: MetricsOptions): Metrics {
         flushFailures.inc();
       }
     };
+  }
+
+  const readShared = options.gatewaySharedState;
+  if (readShared) {
+    new Gauge({
+      name: 'bytegate_gateway_shared_state_degraded',
+      help: '1 while Redis does not answer and the gateway limits threads and traffic on its own, else 0',
+      registers: [registry],
+      collect() {
+        this.set(readShared()?.isDegraded ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'bytegate_gateway_shared_state_fallbacks_total',
+      help: 'Decisions (thread slots, traffic, sessions) taken on local limits because Redis did not answer',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(readShared()?.fallbacks ?? 0);
+      },
+    });
   }
 
   return {

@@ -5,9 +5,21 @@ import { Redis } from 'ioredis';
  * (no offline queue, one try each) instead of piling up: the callers have a policy for that (the API's
  * rate limits let requests through; see the README's "Redis unavailable"). It reconnects on its own.
  */
-export function createRedis(url: string): Redis {
+export function createRedis(
+  url: string,
+  options: {
+    /** A command unanswered this long fails (a Redis that hangs must not hold a proxy connection). */
+    commandTimeoutMs?: number;
+    /** For a subscriber: its SUBSCRIBE waits for the connection, and is renewed on every reconnect. */
+    isSubscriber?: boolean;
+    /** Commands issued in one tick leave in one write (the gateway's admission round trips). */
+    autoPipelining?: boolean;
+  } = {},
+): Redis {
   const redis = new Redis(url, {
-    enableOfflineQueue: false,
+    enableOfflineQueue: options.isSubscriber === true,
+    enableAutoPipelining: options.autoPipelining === true,
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createExits } from '@bytegate/db/queries';
+import { createExits, type NewExit } from '@bytegate/db/queries';
 import type { UsageFlushObserver } from '../gateway/db-gateway-store.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
@@ -14,6 +14,22 @@ export interface GatewayFixture {
   close(): Promise<void>;
 }
 
+/** Two datacenter exits on loopback: US leaves from 127.0.0.2, DE from 127.0.0.3. */
+export const LOOPBACK_EXITS = [
+  { name: 'US loopback', kind: 'direct', poolType: 'datacenter', localAddress: '127.0.0.2', country: 'US' },
+  { name: 'DE loopback', kind: 'direct', poolType: 'datacenter', localAddress: '127.0.0.3', country: 'DE' },
+] satisfies NewExit[];
+
+/** An origin on 127.0.0.1 that answers `from <client address>`, or `?bytes=N` bytes. */
+export async function startOrigin(): Promise<{ server: Server; port: number }> {
+  const server = createServer((request, response) => {
+    const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
+    response.end(size > 0 ? Buffer.alloc(size, 98) : `from ${request.socket.remoteAddress}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 /**
  * The real app and the real gateway over one fresh database, with two datacenter exits on loopback
  * (US leaves from 127.0.0.2, DE from 127.0.0.3) and an origin server only the gateway may reach.
@@ -22,32 +38,10 @@ export async function startGatewayFixture(
   kind: 'pglite' | 'postgres',
   options: { onUsageFlush?: UsageFlushObserver } = {},
 ): Promise<GatewayFixture> {
-  const origin: Server = createServer((request, response) => {
-    const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
-    response.end(size > 0 ? Buffer.alloc(size, 98) : `from ${request.socket.remoteAddress}`);
-  });
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const originPort = (origin.address() as AddressInfo).port;
+  const { server: origin, port: originPort } = await startOrigin();
   const server = await startTestServer(kind);
   server.config.gateway.allowPrivateTargets = true;
-  await createExits(server.database.db, {
-    exits: [
-      {
-        name: 'US loopback',
-        kind: 'direct',
-        poolType: 'datacenter',
-        localAddress: '127.0.0.2',
-        country: 'US',
-      },
-      {
-        name: 'DE loopback',
-        kind: 'direct',
-        poolType: 'datacenter',
-        localAddress: '127.0.0.3',
-        country: 'DE',
-      },
-    ],
-  });
+  await createExits(server.database.db, { exits: LOOPBACK_EXITS });
   const gateway = await runGateway(server.config, server.database.db, console, {
     httpPort: 0,
     socksPort: null,

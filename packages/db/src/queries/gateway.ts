@@ -95,16 +95,22 @@ export interface MeteredPlanUsage extends UsageTotals {
 export async function applyMeteredUsage(
   tx: Executor,
   params: { flushId: string; bucketStart: Date; dayStart: Date; usage: MeteredPlanUsage[] },
-): Promise<void> {
+): Promise<Map<string, number>> {
   await tx.insert(usageFlushes).values({ id: params.flushId });
+  /** Each plan's traffic used once this flush is in (the fleet's Redis figures take it from here). */
+  const usedAfter = new Map<string, number>();
   const errorRows: Array<typeof usageErrors.$inferInsert> = [];
   const hostRows: Array<typeof usageHosts.$inferInsert> = [];
   for (const entry of params.usage) {
     if (entry.billedBytes > 0) {
-      await tx
+      const [row] = await tx
         .update(plans)
         .set({ trafficUsedBytes: sql`${plans.trafficUsedBytes} + ${entry.billedBytes}` })
-        .where(and(eq(plans.id, entry.planId)));
+        .where(and(eq(plans.id, entry.planId)))
+        .returning({ used: plans.trafficUsedBytes });
+      if (row) {
+        usedAfter.set(entry.planId, row.used);
+      }
     }
     await addUsage(tx, {
       planId: entry.planId,
@@ -139,6 +145,7 @@ export async function applyMeteredUsage(
         set: { bytes: sql`${usageHosts.bytes} + excluded.bytes` },
       });
   }
+  return usedAfter;
 }
 
 /** Whether the flush with this id was committed (its answer may have been lost on the way back). */

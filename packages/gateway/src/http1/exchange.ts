@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Allow } from '../tunnel/relay.ts';
 import {
   BodyTracker,
   endToEndHeaders,
@@ -102,14 +103,27 @@ export class ForwardExchange implements TargetOwner {
   private pipelined: Buffer = EMPTY;
   /** Client bytes that came while the exit was still opening (an upstream tunnel): sent at start. */
   private early: Buffer = EMPTY;
+  /**
+   * Waiting for traffic being drawn (Allow.wait): the response bytes already taken from the body and
+   * not yet sent, what the target sent since (in order), and whether it ended or closed meanwhile.
+   */
+  private starved: {
+    taken: Buffer;
+    hasTrailing: boolean;
+    queued: Buffer[];
+    end: 'end' | 'close' | null;
+  } | null = null;
 
   constructor(
     private readonly client: Socket,
     private readonly request: ForwardRequest,
     private readonly pool: TargetPool,
     private readonly events: ExchangeEvents,
-    /** The client connection's traffic allowance: bytes past it are not sent, and the exchange ends. */
-    private readonly allow: (bytes: number) => number = (bytes) => bytes,
+    /**
+     * The client connection's traffic allowance: bytes past it are not sent, and the exchange ends,
+     * unless more is being drawn (`wait`): then the response waits for it.
+     */
+    private readonly allow: Allow = (bytes) => bytes,
   ) {
     this.requestBody = new BodyTracker(request.framing);
   }
@@ -268,31 +282,85 @@ export class ForwardExchange implements TargetOwner {
   }
 
   private forwardBody(chunk: Buffer): void {
-    const body = this.responseBody as BodyTracker;
-    const used = body.take(chunk);
-    const allowed = used > 0 ? this.allow(used) : 0;
-    if (allowed < used) {
-      // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
-      this.finished = true;
-      this.release(false);
-      this.client.end(chunk.subarray(0, allowed));
+    if (this.starved) {
+      this.starved.queued.push(chunk);
       return;
     }
-    if (used > 0 && !this.client.write(used === chunk.length ? chunk : chunk.subarray(0, used))) {
+    const body = this.responseBody as BodyTracker;
+    const used = body.take(chunk);
+    this.sendBody(used === chunk.length ? chunk : chunk.subarray(0, used), used < chunk.length);
+  }
+
+  /** Response body bytes taken from the tracker: sent out of the allowance, or held while it is drawn. */
+  private sendBody(bytes: Buffer, hasTrailing: boolean): void {
+    const allowed = bytes.length > 0 ? this.allow(bytes.length) : 0;
+    if (allowed < bytes.length) {
+      const more = this.allow.wait?.();
+      if (!more) {
+        // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
+        this.finished = true;
+        this.release(false);
+        this.client.end(bytes.subarray(0, allowed));
+        return;
+      }
+      if (allowed > 0) {
+        this.client.write(bytes.subarray(0, allowed));
+      }
       const target = this.connection?.socket;
       target?.pause();
-      this.client.once('drain', () => target?.resume());
+      this.starved = { taken: Buffer.from(bytes.subarray(allowed)), hasTrailing, queued: [], end: null };
+      const feed = () => this.fed(target);
+      void more.then(feed, feed);
+      return;
     }
-    if (used < chunk.length) {
+    if (bytes.length > 0 && !this.client.write(bytes)) {
+      const target = this.connection?.socket;
+      target?.pause();
+      this.client.once('drain', () => {
+        if (!this.starved) {
+          target?.resume();
+        }
+      });
+    }
+    if (hasTrailing) {
       // Bytes after the response's end: the target cannot be trusted with another request.
       this.keepTarget = false;
     }
-    if (body.done) {
+    if ((this.responseBody as BodyTracker).done) {
       this.finish();
     }
   }
 
+  /** Traffic landed: the held bytes go on, then what the target sent meanwhile, in order. */
+  private fed(target: Socket | undefined): void {
+    const held = this.starved;
+    this.starved = null;
+    if (!held || this.finished || this.client.destroyed) {
+      return;
+    }
+    this.sendBody(held.taken, held.hasTrailing);
+    for (const chunk of held.queued) {
+      this.onData(chunk);
+    }
+    if (this.starved) {
+      // Starved again: what ended meanwhile waits with it.
+      (this.starved as { end: 'end' | 'close' | null }).end ??= held.end;
+      return;
+    }
+    if (held.end === 'end') {
+      this.onEnd();
+    } else if (held.end === 'close') {
+      this.onClose();
+    } else if (!this.client.writableNeedDrain) {
+      target?.resume();
+    }
+  }
+
   onEnd(): void {
+    if (this.starved) {
+      this.starved.end ??= 'end';
+      return;
+    }
     if (this.responseBody?.isCloseDelimited && !this.finished) {
       this.finish();
     }
@@ -300,6 +368,10 @@ export class ForwardExchange implements TargetOwner {
 
   onClose(): void {
     if (this.finished) {
+      return;
+    }
+    if (this.starved) {
+      this.starved.end = 'close';
       return;
     }
     if (this.responseBody?.isCloseDelimited) {

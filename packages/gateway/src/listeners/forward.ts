@@ -50,11 +50,23 @@ export function handleForward(
   head: RequestHead,
   body: Buffer,
 ): void {
-  const client = session.socket;
   countConnection(ctx.counters, session, 'http');
-  let admitted: Admitted | null = null;
+  admitHttp(ctx, headerValue(head.headers, 'proxy-authorization'), session).then(
+    (admitted) => forwardAdmitted(ctx, session, from, head, body, admitted),
+    (error: unknown) => refuseHttp(ctx, session.socket, error, null),
+  );
+}
+
+function forwardAdmitted(
+  ctx: EngineContext,
+  session: ClientSession,
+  from: ClientConnection,
+  head: RequestHead,
+  body: Buffer,
+  admitted: Admitted,
+): void {
+  const client = session.socket;
   try {
-    admitted = admitHttp(ctx, headerValue(head.headers, 'proxy-authorization'), session);
     // Each request is billed to its own plan and 2x, even on a connection kept alive across plans.
     ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, from.requestStart);
     const url = readUrl(head.target);
@@ -66,13 +78,12 @@ export function handleForward(
       new ForwardFlow(ctx, session, from, admitted, request, last.address, url.port).start(body);
       return;
     }
-    const once = admitted;
     resolveTarget(ctx.policy, url, unblocks).then(
       (address) => {
         session.lastTarget = { host: url.host, port: url.port, unblocks, address };
-        new ForwardFlow(ctx, session, from, once, request, address, url.port).start(body);
+        new ForwardFlow(ctx, session, from, admitted, request, address, url.port).start(body);
       },
-      (error: unknown) => refuseHttp(ctx, client, error, once),
+      (error: unknown) => refuseHttp(ctx, client, error, admitted),
     );
   } catch (error) {
     refuseHttp(ctx, client, error, admitted);

@@ -46,7 +46,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
   client.on('error', () => client.destroy());
   try {
     const credentials = readBasicCredentials(headerValue(request.headers, 'proxy-authorization'));
-    admitted = admit(ctx, credentials, session);
+    admitted = await admit(ctx, credentials, session);
     ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
     const target = parseAuthority(request.target);
     if (!target) {

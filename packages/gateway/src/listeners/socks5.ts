@@ -172,7 +172,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
         return;
       }
       try {
-        admitted = admit(ctx, credentials.message, session);
+        admitted = await admit(ctx, credentials.message, session);
       } catch (error) {
         // RFC 1929 has one failure answer; the count keeps why.
         ctx.counters.refusals[asGatewayError(error).code] += 1;
@@ -210,7 +210,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     if (!admitted) {
       // Allowlisted, no credentials: admitted at the request, so a refusal can only answer a REP code.
       try {
-        admitted = admit(ctx, null, session);
+        admitted = await admit(ctx, null, session);
       } catch (error) {
         refuseRequest(ctx, client, error, null);
         return;

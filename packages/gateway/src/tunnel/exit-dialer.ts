@@ -3,6 +3,7 @@ import type { Targeting } from '@bytegate/contracts/targeting';
 import { GatewayError } from '../errors.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
+import type { SessionDirectory } from '../shared-state.ts';
 import type { Exit, GatewayStore, PlanAccess } from '../store.ts';
 import type { ExitHealth } from './exit-health.ts';
 import { connectTarget } from './relay.ts';
@@ -15,6 +16,8 @@ export const EXIT_CONNECT_TIMEOUT_MS = 10_000;
 export interface DialSettings {
   store: GatewayStore;
   sessions: StickySessions;
+  /** Where a session that moves to another exit tells the other gateways (none in-process). */
+  directory?: SessionDirectory | undefined;
   /** The sticky window when neither the username's sessttl nor the plan's rotation interval gives one. */
   defaultSessionTtlMinutes: number;
   /** How long an exit may take to reach a target; the OS alone would wait about two minutes. */
@@ -130,6 +133,7 @@ export class ExitDialer implements StickyChoice {
   private readonly exits: readonly Exit[];
   private readonly timeoutMs: number;
   private readonly health: ExitHealth | undefined;
+  private readonly directory: SessionDirectory | undefined;
 
   constructor(
     settings: DialSettings,
@@ -144,6 +148,7 @@ export class ExitDialer implements StickyChoice {
     this.defaultTtlMinutes = plan.saved?.rotationMinutes ?? settings.defaultSessionTtlMinutes;
     this.timeoutMs = settings.exitConnectTimeoutMs;
     this.health = settings.exitHealth;
+    this.directory = settings.directory;
   }
 
   /** The first exit: the session's, or a new pick (NO_RAY when none matches the targeting). */
@@ -157,7 +162,9 @@ export class ExitDialer implements StickyChoice {
     const next = pickExit(this.exits, this.targeting, this.exit?.id);
     const key = sessionKey(this, this.targeting);
     if (key) {
-      this.sessions.bind(key, next, sessionTtlMs(this, this.targeting));
+      const ttlMs = sessionTtlMs(this, this.targeting);
+      this.sessions.bind(key, next, ttlMs);
+      this.directory?.rebind(key, next.id, ttlMs);
     }
     this.hasMovedOn = true;
     this.exit = next;

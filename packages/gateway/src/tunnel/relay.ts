@@ -40,9 +40,11 @@ function giveBack(buffer: Buffer, isHeld: boolean): void {
 
 /**
  * How many of `bytes` may go on to the client now (the connection's traffic allowance); fewer means
- * the plan's traffic is used up after them, and the relay stops.
+ * the plan's traffic is used up after them, and the relay stops, unless `wait` answers a promise: then
+ * more traffic is on its way (a gateway of a fleet drawing its next slice), and the relay holds the rest
+ * and stops reading until it lands.
  */
-export type Allow = (bytes: number) => number;
+export type Allow = ((bytes: number) => number) & { wait?: () => Promise<void> | null };
 
 const UNLIMITED: Allow = (bytes) => bytes;
 
@@ -58,11 +60,26 @@ class TargetReader {
   private waiting = false;
   /** The own buffer goes back to the pool once the write that holds it is flushed. */
   private releasing = false;
+  /** Waiting for traffic (Allow.wait): reading stays stopped whatever the sink does. */
+  private starved = false;
 
   nextBuffer = (): Buffer => this.own ?? SHARED;
 
   onRead = (length: number, buffer: Buffer): boolean => {
     const allowed = this.sink ? this.allow(length) : length;
+    const more = allowed < length ? this.allow.wait?.() : null;
+    if (more) {
+      // Traffic is being drawn: what is allowed goes now, the rest (copied) when it lands.
+      const sink = this.sink as Socket;
+      if (allowed > 0) {
+        sink.write(Buffer.from(buffer.subarray(0, allowed)));
+      }
+      const rest = Buffer.from(buffer.subarray(allowed, length));
+      this.starved = true;
+      const feed = () => this.fed(rest);
+      void more.then(feed, feed);
+      return false;
+    }
     if (allowed < length) {
       // The plan's traffic ends inside this read: the client gets the part it paid for, then the end;
       // the rest is never written, so never billed. (A copy: the buffer is given back on close.)
@@ -110,8 +127,19 @@ class TargetReader {
     return false;
   }
 
+  /** Traffic landed: the bytes held back go on, and reading starts again unless a write is pending. */
+  private fed(rest: Buffer): void {
+    this.starved = false;
+    if (this.socket.destroyed || !this.sink || this.sink.destroyed) {
+      return;
+    }
+    if (this.onRead(rest.length, rest) && !this.starved) {
+      this.socket.resume();
+    }
+  }
+
   private afterWrite = (error?: Error | null): void => {
-    if (!this.waiting || error || !this.sink || this.sink.writableLength > 0) {
+    if (!this.waiting || this.starved || error || !this.sink || this.sink.writableLength > 0) {
       return;
     }
     this.waiting = false;
@@ -136,18 +164,9 @@ class TargetReader {
     const early = this.early;
     this.early = [];
     this.waiting = false;
-    for (const [i, chunk] of early.entries()) {
-      const length = allow(chunk.length);
-      if (length < chunk.length) {
-        sink.end(chunk.subarray(0, length));
-        this.socket.destroy();
-        return;
-      }
-      sink.write(chunk, i === early.length - 1 ? this.afterWrite : undefined);
-    }
-    if (sink.writableLength > 0) {
-      this.waiting = true;
-    } else {
+    // What came early goes the way of any read: out of the allowance, waiting for traffic if need be.
+    const bytes = early.length === 1 ? (early[0] as Buffer) : Buffer.concat(early);
+    if (bytes.length === 0 || (this.onRead(bytes.length, bytes) && !this.starved)) {
       this.socket.resume();
     }
   }
@@ -177,20 +196,60 @@ export function connectTarget(options: TcpNetConnectOpts): Socket {
  * relay ends; backpressure pauses the reading side.
  */
 function forward(from: Socket, to: Socket, allow: Allow): void {
-  from.on('data', (chunk: Buffer) => {
-    const length = allow(chunk.length);
-    const part = length < chunk.length ? chunk.subarray(0, length) : chunk;
-    if (length < chunk.length) {
-      from.destroy();
-      to.end(part);
+  /** Chunks held while traffic is being drawn (Allow.wait), in order. */
+  let held: Buffer[] | null = null;
+  /** The client ended while chunks were held: the end follows them. */
+  let isEnded = false;
+  const send = (chunk: Buffer): void => {
+    if (held) {
+      held.push(chunk);
       return;
     }
-    if (!to.write(part)) {
+    const length = allow(chunk.length);
+    if (length < chunk.length) {
+      const more = allow.wait?.();
+      if (more) {
+        if (length > 0) {
+          to.write(chunk.subarray(0, length));
+        }
+        const waiting: Buffer[] = [chunk.subarray(length)];
+        held = waiting;
+        from.pause();
+        const feed = () => {
+          held = null;
+          for (const next of waiting) {
+            send(next);
+          }
+          if (!held && isEnded) {
+            to.end();
+          } else if (!held && !from.destroyed && !to.writableNeedDrain) {
+            from.resume();
+          }
+        };
+        void more.then(feed, feed);
+        return;
+      }
+      from.destroy();
+      to.end(chunk.subarray(0, length));
+      return;
+    }
+    if (!to.write(chunk)) {
       from.pause();
-      to.once('drain', () => from.resume());
+      to.once('drain', () => {
+        if (!held) {
+          from.resume();
+        }
+      });
+    }
+  };
+  from.on('data', send);
+  from.once('end', () => {
+    if (held) {
+      isEnded = true;
+    } else {
+      to.end();
     }
   });
-  from.once('end', () => to.end());
   // A socket paused before the relay (a CONNECT head being read, a tunnel arriving paused) flows now.
   from.resume();
 }

@@ -1,5 +1,10 @@
-/** Concurrent connections per plan, released exactly once whatever way a connection ends. */
-export class ThreadLimits {
+import type { ThreadSlots } from '../shared-state.ts';
+
+/**
+ * Concurrent connections per plan in this process, released exactly once whatever way a connection
+ * ends (the fleet's slots in Redis keep one of these as their local count).
+ */
+export class ThreadLimits implements ThreadSlots {
   private readonly active = new Map<string, number>();
 
   /** Takes a slot; answers a release function, or null when the plan is at its limit. */

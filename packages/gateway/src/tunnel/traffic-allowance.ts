@@ -4,16 +4,28 @@
  * plan cannot run past its traffic however fast it sends. Amounts are billed bytes (a target filter's
  * 2x already applied).
  *
- * This process's implementation is below; with many gateway processes the same interface is backed by
- * a shared store (issue 16), which is why it is this small.
+ * This process's implementation is below; with many gateway processes the server backs the same
+ * interface with Redis (apps/server/src/gateway/fleet), which is why it is this small.
  */
 export interface TrafficAllowance {
   /** Grants up to `wanted` bytes of the plan's remaining traffic; 0 when nothing is left. */
   take(planId: string, wanted: number): number;
-  /** Bytes no longer outstanding: billed by the meter (now pending), or granted and never carried. */
+  /** Bytes no longer outstanding because the meter billed them (they are pending now). */
   release(planId: string, bytes: number): void;
-  /** Bytes granted to connections and not yet billed or released. */
+  /** Bytes granted and never carried (the connection closed or moved to another plan). */
+  giveBack(planId: string, bytes: number): void;
+  /** Bytes granted to connections and not yet billed or given back. */
   outstanding(planId: string): number;
+  /**
+   * Gets the plan's traffic ready for a new connection (a shared store draws ahead, so that `take` can
+   * answer at once); false when the plan has nothing left. Without it, admission asks the store's view.
+   */
+  prepare?(planId: string): Promise<boolean>;
+  /**
+   * When `take` granted less than asked: a promise that settles once more may be there (a draw under
+   * way), or null when the plan's traffic is really used up (the connection then ends).
+   */
+  whenAvailable?(planId: string): Promise<void> | null;
 }
 
 /** The most one connection is granted at a time (it asks again when it has carried it). */
@@ -60,6 +72,10 @@ export class LocalTrafficAllowance implements TrafficAllowance {
     } else {
       this.granted.set(planId, now);
     }
+  }
+
+  giveBack(planId: string, bytes: number): void {
+    this.release(planId, bytes);
   }
 
   outstanding(planId: string): number {

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Allow } from './relay.ts';
 import { LocalTrafficAllowance, type TrafficAllowance } from './traffic-allowance.ts';
 
 export interface PlanUsage {
@@ -114,7 +115,7 @@ export class UsageMeter {
     if (known) {
       if (known.planId !== planId || known.isDoubled !== isDoubled) {
         this.sample(socket, readFrom);
-        this.allowance.release(known.planId, known.granted);
+        this.allowance.giveBack(known.planId, known.granted);
         known.planId = planId;
         known.isDoubled = isDoubled;
         known.granted = 0;
@@ -138,7 +139,7 @@ export class UsageMeter {
       this.sample(socket);
       const metered = this.open.get(socket);
       if (metered) {
-        this.allowance.release(metered.planId, metered.granted);
+        this.allowance.giveBack(metered.planId, metered.granted);
         metered.isClosed = true;
       }
       this.open.delete(socket);
@@ -172,12 +173,22 @@ export class UsageMeter {
     return allowed;
   }
 
-  /** `allow` for one connection, for a relay to call per chunk. */
-  allowFor(socket: Socket): (bytes: number) => number {
+  /**
+   * `allow` for one connection, for a relay to call per chunk; its `wait` answers a promise while more
+   * traffic is being drawn for the plan (a fleet's allowance), so the relay holds bytes instead of ending.
+   */
+  allowFor(socket: Socket): Allow {
     // Resolved once, not per chunk: a connection's record lives as long as it does (attach() changes
     // its plan in place), so the relays' per-chunk call is arithmetic only.
     const metered = this.open.get(socket);
-    return metered ? (bytes) => this.allowFrom(metered, bytes) : (bytes) => bytes;
+    if (!metered) {
+      return (bytes) => bytes;
+    }
+    const allow: Allow = (bytes) => this.allowFrom(metered, bytes);
+    if (this.allowance.whenAvailable) {
+      allow.wait = () => (metered.isClosed ? null : (this.allowance.whenAvailable?.(metered.planId) ?? null));
+    }
+    return allow;
   }
 
   /** Billed bytes a plan has used beyond what the store last read: pending, and granted ahead. */

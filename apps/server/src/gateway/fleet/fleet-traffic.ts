@@ -1,0 +1,350 @@
+import { MAX_GRANT_BYTES, type TrafficAllowance } from '@bytegate/gateway';
+import type { Result } from 'ioredis';
+import type { PlanTrafficRow, TrafficObserver } from '../db-gateway-store.ts';
+import type { FleetMember } from './fleet-member.ts';
+
+/**
+ * Traffic shared by every gateway serving a plan. Per plan a Redis hash holds the plan's `total` (with
+ * the time of the row it came from, `at`), its `used` (the database's figure, only ever raised) and, per
+ * member, `m:<id>`: the billed bytes that member answers for and the database does not hold yet (drawn
+ * and not handed out, granted to connections, metered and not yet stored). What the fleet may still
+ * grant is total − used − Σ members. A draw computes that, grants a slice, and writes the member's new
+ * figure in one script; the figure is always absolute, so a lost answer is mended by the next write.
+ *
+ * Connections take their grants synchronously from this process's reserve; the reserve is refilled ahead
+ * of need. When it runs dry before a refill lands, a connection may run on credit up to CREDIT_BYTES that
+ * Redis does not know of yet: that credit, once per gateway, is the overdraft bound (README).
+ */
+const DRAW = `
+local total = redis.call('HGET', KEYS[1], 'total')
+if not total then
+  return {-1, 0}
+end
+local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
+local fields = redis.call('HGETALL', KEYS[1])
+local others = 0
+local own = 'm:' .. ARGV[1]
+for i = 1, #fields, 2 do
+  local field = fields[i]
+  if string.sub(field, 1, 2) == 'm:' and field ~= own then
+    if redis.call('EXISTS', ARGV[4] .. string.sub(field, 3)) == 1 then
+      others = others + tonumber(fields[i + 1])
+    else
+      redis.call('HDEL', KEYS[1], field)
+    end
+  end
+end
+local held = tonumber(ARGV[2])
+local left = tonumber(total) - used - others - held
+local grant = 0
+if left > 0 then
+  local slice = math.max(tonumber(ARGV[5]), math.min(tonumber(ARGV[6]), math.floor(left / 16)))
+  grant = math.min(math.max(slice, tonumber(ARGV[3])), left)
+end
+redis.call('HSET', KEYS[1], own, string.format('%d', held + grant))
+return {grant, left - grant}
+`;
+
+/** The database's figures for a plan; newer `at` wins for the total, the larger `used` wins. */
+const SYNC = `
+local at = tonumber(redis.call('HGET', KEYS[1], 'at') or '-1')
+if tonumber(ARGV[2]) >= at then
+  redis.call('HSET', KEYS[1], 'total', ARGV[1], 'at', ARGV[2])
+end
+local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '-1')
+if tonumber(ARGV[3]) > used then
+  redis.call('HSET', KEYS[1], 'used', ARGV[3])
+end
+redis.call('PEXPIRE', KEYS[1], 604800000)
+return 1
+`;
+
+/** A member's figure after a flush, with the database's used after it: in one step, so neither counts twice. */
+const SETTLE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'm:' .. ARGV[1], ARGV[2])
+local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '-1')
+if tonumber(ARGV[3]) > used then
+  redis.call('HSET', KEYS[1], 'used', ARGV[3])
+end
+return 1
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    bytegateDraw(
+      key: string,
+      member: string,
+      held: number,
+      need: number,
+      alivePrefix: string,
+      minDraw: number,
+      maxDraw: number,
+    ): Result<[number, number], Context>;
+    bytegateSyncPlan(key: string, total: number, at: number, used: number): Result<number, Context>;
+    bytegateSettle(key: string, member: string, held: number, used: number): Result<number, Context>;
+  }
+}
+
+/** What a gateway may run on beyond what Redis knows, per plan: the overdraft bound is N × this. */
+export const CREDIT_BYTES = 1024 * 1024;
+const MIN_DRAW_BYTES = 64 * 1024;
+const MAX_DRAW_BYTES = 8 * 1024 * 1024;
+/** A reserve unused this long goes back to the fleet. */
+const IDLE_RETURN_MS = 2_000;
+
+interface PlanState {
+  /** Drawn from the fleet and not yet granted to a connection (negative: running on credit). */
+  reserve: number;
+  /** Granted to connections and not yet billed or given back. */
+  granted: number;
+  /** Metered and handed to a usage write that has not answered yet. */
+  flushing: number;
+  /** What the fleet had left after the last draw (undefined before one). */
+  fleetLeft: number | undefined;
+  drawing: Promise<void> | null;
+  /** What the last draw granted (0: the fleet had nothing left then). */
+  lastGrant: number | undefined;
+  lastUse: number;
+}
+
+export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver {
+  private readonly plans = new Map<string, PlanState>();
+  private readonly idleTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly member: FleetMember,
+    private readonly pendingBytes: (planId: string) => number,
+    private readonly planTraffic: (planId: string) => PlanTrafficRow | undefined,
+    /** The plan's traffic left as this process's store last read it: the limit while Redis is away. */
+    private readonly leftBytes: (planId: string) => number | undefined,
+  ) {
+    const redis = member.redis;
+    redis.defineCommand('bytegateDraw', { numberOfKeys: 1, lua: DRAW });
+    redis.defineCommand('bytegateSyncPlan', { numberOfKeys: 1, lua: SYNC });
+    redis.defineCommand('bytegateSettle', { numberOfKeys: 1, lua: SETTLE });
+    member.addWriter((pipeline) => {
+      for (const planId of this.plans.keys()) {
+        pipeline.hset(this.key(planId), `m:${member.id}`, this.held(planId));
+      }
+    });
+    this.idleTimer = setInterval(() => this.returnIdle(), IDLE_RETURN_MS);
+    this.idleTimer.unref();
+  }
+
+  private key(planId: string): string {
+    return this.member.key(`traffic:${planId}`);
+  }
+
+  private state(planId: string): PlanState {
+    let state = this.plans.get(planId);
+    if (!state) {
+      state = {
+        reserve: 0,
+        granted: 0,
+        flushing: 0,
+        fleetLeft: undefined,
+        drawing: null,
+        lastGrant: undefined,
+        lastUse: 0,
+      };
+      this.plans.set(planId, state);
+    }
+    return state;
+  }
+
+  /** Billed bytes this process answers for that the database does not hold yet: its figure in Redis. */
+  held(planId: string): number {
+    const state = this.plans.get(planId);
+    if (!state) {
+      return this.pendingBytes(planId);
+    }
+    return Math.max(0, state.reserve) + state.granted + state.flushing + this.pendingBytes(planId);
+  }
+
+  take(planId: string, wanted: number): number {
+    const state = this.state(planId);
+    if (this.member.isDegraded) {
+      // This process's own view: what the database said, less what this process has used since.
+      const available =
+        (this.leftBytes(planId) ?? 0) - this.pendingBytes(planId) - state.flushing - state.granted;
+      const grant = Math.max(0, Math.min(available, Math.max(wanted, MIN_DRAW_BYTES)));
+      state.granted += grant;
+      return grant;
+    }
+    state.lastUse = Date.now();
+    const share = Math.max(wanted, Math.min(MAX_GRANT_BYTES, Math.floor(state.reserve / 4)));
+    let grant = Math.min(share, Math.max(0, state.reserve));
+    if (grant < wanted && (state.fleetLeft ?? 0) > 0) {
+      // The reserve ran dry before its refill: credit, bounded, until the refill lands.
+      const credit = Math.max(0, CREDIT_BYTES + Math.min(0, state.reserve - grant));
+      grant += Math.min(wanted - grant, credit);
+    }
+    state.reserve -= grant;
+    state.granted += grant;
+    // Refilled at half the last slice, so a fast download rarely finds the reserve dry.
+    const lowWater = Math.max(MIN_DRAW_BYTES, Math.floor((state.lastGrant ?? 0) / 2));
+    if (state.reserve < lowWater) {
+      void this.draw(planId, MIN_DRAW_BYTES - Math.min(0, state.reserve));
+    }
+    return grant;
+  }
+
+  whenAvailable(planId: string): Promise<void> | null {
+    if (this.member.isDegraded) {
+      return null;
+    }
+    const state = this.state(planId);
+    if (state.drawing) {
+      return state.drawing;
+    }
+    if (state.lastGrant === 0 && (state.fleetLeft ?? 0) <= 0) {
+      return null;
+    }
+    return this.draw(planId, MIN_DRAW_BYTES - Math.min(0, state.reserve));
+  }
+
+  release(planId: string, bytes: number): void {
+    const state = this.state(planId);
+    state.granted = Math.max(0, state.granted - bytes);
+  }
+
+  giveBack(planId: string, bytes: number): void {
+    this.release(planId, bytes);
+    if (!this.member.isDegraded) {
+      this.state(planId).reserve += bytes;
+    }
+  }
+
+  outstanding(planId: string): number {
+    return this.plans.get(planId)?.granted ?? 0;
+  }
+
+  /** Draws ahead for a new connection; false when the fleet has nothing left for the plan. */
+  async prepare(planId: string): Promise<boolean> {
+    if (this.member.isDegraded) {
+      return true;
+    }
+    const state = this.state(planId);
+    state.lastUse = Date.now();
+    if (state.reserve <= 0) {
+      await this.draw(planId, MIN_DRAW_BYTES - state.reserve);
+    }
+    return this.member.isDegraded || state.reserve > 0;
+  }
+
+  /** One draw at a time per plan; a caller during one waits for it. */
+  private draw(planId: string, need: number): Promise<void> {
+    const state = this.state(planId);
+    state.drawing ??= this.drawOnce(planId, state, need).finally(() => {
+      state.drawing = null;
+    });
+    return state.drawing;
+  }
+
+  private async drawOnce(planId: string, state: PlanState, need: number): Promise<void> {
+    const { redis, id, alivePrefix } = this.member;
+    try {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const [grant, left] = await redis.bytegateDraw(
+          this.key(planId),
+          id,
+          this.held(planId),
+          need,
+          alivePrefix,
+          MIN_DRAW_BYTES,
+          MAX_DRAW_BYTES,
+        );
+        if (grant >= 0) {
+          state.reserve += grant;
+          state.fleetLeft = left;
+          state.lastGrant = grant;
+          return;
+        }
+        // The fleet has no figures for the plan yet (or Redis lost them): the database's, then again.
+        const row = this.planTraffic(planId);
+        if (!row) {
+          state.fleetLeft = 0;
+          state.lastGrant = 0;
+          return;
+        }
+        await this.syncPlan(planId, row);
+      }
+    } catch (error) {
+      this.member.failed(error);
+    }
+  }
+
+  /** Gives the fleet the database's figures for a plan. */
+  private async syncPlan(planId: string, row: PlanTrafficRow): Promise<void> {
+    await this.member.redis.bytegateSyncPlan(this.key(planId), row.totalBytes, row.changedAt, row.usedBytes);
+  }
+
+  /** A refresh saw plans' rows change (a purchase, a refund, usage stored by any gateway). */
+  planRowsChanged(rows: ReadonlyMap<string, PlanTrafficRow>): void {
+    if (this.member.isDegraded) {
+      return;
+    }
+    const pipeline = this.member.redis.pipeline();
+    for (const [planId, row] of rows) {
+      pipeline.bytegateSyncPlan(this.key(planId), row.totalBytes, row.changedAt, row.usedBytes);
+    }
+    pipeline.exec().catch((error: unknown) => this.member.failed(error));
+  }
+
+  /** A usage write begins: its bytes are no longer pending but still this process's to answer for. */
+  flushing(billed: ReadonlyMap<string, number>): void {
+    for (const [planId, bytes] of billed) {
+      this.state(planId).flushing += bytes;
+    }
+  }
+
+  /**
+   * A usage write ended. Stored (with the database's used after it), the member's figure drops by what
+   * was written and `used` rises by it in one step; failed, the bytes are pending again (the meter has
+   * them back).
+   */
+  flushed(billed: ReadonlyMap<string, number>, usedAfter: ReadonlyMap<string, number> | null): void {
+    for (const [planId, bytes] of billed) {
+      const state = this.state(planId);
+      state.flushing = Math.max(0, state.flushing - bytes);
+      const used = usedAfter?.get(planId);
+      if (used !== undefined && !this.member.isDegraded) {
+        this.member.redis
+          .bytegateSettle(this.key(planId), this.member.id, this.held(planId), used)
+          .catch((error: unknown) => this.member.failed(error));
+      }
+    }
+  }
+
+  /** Reserves no connection has drawn on for a while go back, so other gateways can use them. */
+  private returnIdle(): void {
+    const now = Date.now();
+    for (const [planId, state] of this.plans) {
+      if (now - state.lastUse < IDLE_RETURN_MS || state.drawing) {
+        continue;
+      }
+      if (state.reserve > 0) {
+        state.reserve = 0;
+        state.fleetLeft = undefined;
+      }
+      const held = this.held(planId);
+      if (!this.member.isDegraded) {
+        const { redis, id } = this.member;
+        const field = `m:${id}`;
+        const written =
+          held > 0 ? redis.hset(this.key(planId), field, held) : redis.hdel(this.key(planId), field);
+        written.catch((error: unknown) => this.member.failed(error));
+      }
+      if (held === 0) {
+        this.plans.delete(planId);
+      }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.idleTimer);
+  }
+}
