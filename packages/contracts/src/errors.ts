@@ -27,6 +27,8 @@ export const errorCatalogue = {
   CSRF_FAILED: 403,
   /** The signed-in user may not do this (a customer on a staff route, support beyond its limits). */
   FORBIDDEN: 403,
+  /** The API key does not carry the scope this route needs; `required` names it. */
+  INSUFFICIENT_SCOPE: 403,
   /** Staff disabled this account: it cannot sign in, and its proxies stop working. */
   ACCOUNT_DISABLED: 403,
   /** No such route or resource (another user's resource is also a 404). */
@@ -35,6 +37,8 @@ export const errorCatalogue = {
   EMAIL_TAKEN: 409,
   /** The address is already on the allowlist of one of the customer's own plans (one address, one plan). */
   ALLOWLIST_ADDRESS_TAKEN: 409,
+  /** The account holds the most API keys it may: revoke one to create another. */
+  API_KEYS_FULL: 409,
   /** The plan's allowlist holds the most addresses it may. */
   ALLOWLIST_FULL: 409,
   /**

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
+import { tellGatewaysOfWrites } from '../gateway/fleet/gateway-changes.ts';
 import { healthRoutes } from '../health/health.routes.ts';
 import { databaseChecks, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -38,6 +39,7 @@ import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { threadRequestsRoutes } from './routes/thread-requests/thread-requests.routes.ts';
 import { topupRoutes } from './routes/topup/topup.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
+import { v1Routes } from './routes/v1/v1.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
 
 /** Each provider's built-in sandbox, mounted under /sandbox/<name> where it stands in for the provider. */
@@ -158,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (redis) {
     options.metrics?.trackRedis(redis);
+    tellGatewaysOfWrites(app, redis, config.redisPrefix);
   }
   if (options.metrics && config.metrics.token) {
     await app.register(metricsRoutes, { metrics: options.metrics, token: config.metrics.token });
@@ -189,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(dashboardRoutes, { ctx });
       await api.register(topupRoutes, { ctx, payments });
       await api.register(adminRoutes, { ctx, payments, prefix: '/admin' });
+      await api.register(v1Routes, { ctx, payments, prefix: '/v1' });
     },
     { prefix: '/api' },
   );

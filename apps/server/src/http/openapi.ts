@@ -15,12 +15,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           '`Authorization: Bearer <token>`. The web app signs in with `session: "cookie"`: the session lives in an httpOnly ' +
           'cookie, and every POST, PUT, PATCH and DELETE on it sends the `csrfToken` from sign-in (or `GET /api/auth/me`) ' +
           'as `X-CSRF-Token` (else 403 `CSRF_FAILED`). ' +
-          'Every error is `{ "error": "<message>", "code": "<CODE>" }`.',
+          'Every error is `{ "error": "<message>", "code": "<CODE>" }`. ' +
+          'The public API for automation and reselling lives under `/api/v1` and takes API keys (`Authorization: Bearer bg_live_…`) ' +
+          'created in User Settings, each with its scopes (`read`, `proxy_users`, `purchase`, `billing`) and its own rate limit.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           cookie: { type: 'apiKey', in: 'cookie', name: 'bytegate_session' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key from User Settings → API keys (`bg_live_…`): the public API (`/api/v1`) only',
+          },
         },
       },
     },

@@ -14,6 +14,7 @@ export const queryKeys = {
   orders: (page: number) => ['orders', page] as const,
   allOrders: ['orders'] as const,
   threadRequests: ['thread-requests'] as const,
+  apiKeys: ['api-keys'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,

@@ -141,3 +141,31 @@ export const contactMessageEntries = pgTable(
   },
   (table) => [index('contact_message_entries_message_idx').on(table.messageId, table.createdAt)],
 );
+
+/** What an API key may do on the public API (`/api/v1`): checked per route. */
+export const apiKeyScope = pgEnum('api_key_scope', ['read', 'proxy_users', 'purchase', 'billing']);
+
+/**
+ * A customer's long-lived key for the public API. The secret (`bg_live_` and 43 random characters) is
+ * shown once and stored only as its SHA-256 (it has 256 bits of entropy: no slow hash is needed to make
+ * guessing it hopeless); `prefix` is its first characters, to tell keys apart in the list.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    prefix: text().notNull(),
+    secretHash: text().notNull().unique(),
+    scopes: apiKeyScope().array().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    lastUsedIp: inet(),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index('api_keys_user_id_idx').on(table.userId)],
+);

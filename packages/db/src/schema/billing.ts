@@ -118,3 +118,24 @@ export const paymentEvents = pgTable(
     index('payment_events_received_idx').on(table.receivedAt),
   ],
 );
+
+/**
+ * What a request sent with an `Idempotency-Key` (the public API's purchases and top-up invoices) was
+ * answered, per account and key: a retry gets the same answer instead of buying again. Written in the
+ * transaction that did the work, under the account's row lock, so concurrent retries wait and replay.
+ * `requestHash` tells a retry from a different request reusing the key.
+ */
+export const idempotentRequests = pgTable(
+  'idempotent_requests',
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    requestHash: text().notNull(),
+    statusCode: bigint({ mode: 'number' }).notNull(),
+    response: jsonb().$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('idempotent_requests_user_key_unique').on(table.userId, table.key)],
+);

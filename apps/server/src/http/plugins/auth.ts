@@ -1,4 +1,5 @@
 import type { StaffRole } from '@bytegate/contracts/admin';
+import { apiKeyMessages } from '@bytegate/contracts/api-keys';
 import { messages } from '@bytegate/contracts/messages';
 import type { SessionRow, UserRow } from '@bytegate/db/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +8,7 @@ import type { Config } from '../../config.ts';
 import { authenticateToken } from '../../services/accounts/authenticate-token.ts';
 import { csrfTokenFor, isCsrfTokenValid } from '../../services/accounts/session-tokens.ts';
 import { TRUSTED_DEVICE_TTL_MS } from '../../services/accounts/trusted-devices.ts';
+import { isApiKeySecret } from '../../services/api-keys/api-keys.ts';
 import { hasRole } from '../../services/back-office/staff-actor.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { DomainError } from '../../services/domain-error.ts';
@@ -99,6 +101,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: ServiceCo
       const match = BEARER.exec(header);
       if (!match?.[1]) {
         throw new DomainError('UNAUTHENTICATED', messages.notSignedIn);
+      }
+      if (isApiKeySecret(match[1])) {
+        // Keys drive the public API only: never the dashboard, account settings or the console.
+        throw new DomainError('UNAUTHENTICATED', apiKeyMessages.keyNotAccepted);
       }
       const found = await authenticateToken(opts.ctx, match[1]);
       if (!found) {

@@ -5,6 +5,7 @@ import {
   deleteUserTrustedDevices,
   eraseUser,
   getActiveUserById,
+  revokeAllApiKeys,
   revokeUserSessions,
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
@@ -26,6 +27,7 @@ export async function deleteAccount(
   await ctx.db.transaction(async (tx) => {
     const now = new Date();
     await revokeUserSessions(tx, { userId: user.id, now });
+    await revokeAllApiKeys(tx, { userId: user.id, now });
     await deleteUserTrustedDevices(tx, { userId: user.id });
     await deactivateUserPlans(tx, { userId: user.id });
     await cancelUserThreadRequests(tx, { userId: user.id, now });

@@ -6,9 +6,11 @@ import {
   addPlanTraffic,
   createOrder,
   createPlan,
+  findIdempotentRequest,
   insertLedgerEntry,
   lockPlanForPool,
   lockUserBalance,
+  saveIdempotentRequest,
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -21,21 +23,37 @@ export interface PurchasePlanProps {
   poolType: PoolType;
   quantityGb: number;
   label?: string | undefined;
+  /**
+   * The public API's `Idempotency-Key` and a hash of the request: a retry with the same key answers
+   * what the first request got (`isReplay`), without buying again; the key with another request is a
+   * CONFLICT.
+   */
+  idempotency?: { key: string; requestHash: string } | undefined;
 }
+
+export type PurchaseOutcome = PurchasePlanResponse & { isReplay?: boolean };
 
 /**
  * Buys GB of a pool from the balance: debits it (ledger row under the user's row lock), creates the
  * pool's plan or adds the traffic to it, and records a completed order, all in one transaction.
  */
-export async function purchasePlan(
-  ctx: ServiceContext,
-  props: PurchasePlanProps,
-): Promise<PurchasePlanResponse> {
+export async function purchasePlan(ctx: ServiceContext, props: PurchasePlanProps): Promise<PurchaseOutcome> {
   const priceCents = planPriceCents(props.poolType, props.quantityGb);
-  return ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx): Promise<PurchaseOutcome> => {
     const balanceCents = await lockUserBalance(tx, { userId: props.userId });
     if (balanceCents === null) {
       throw new DomainError('UNAUTHENTICATED', 'Your account no longer exists');
+    }
+    // Under the account's row lock: concurrent retries of one key wait here, and the later ones replay.
+    const { idempotency } = props;
+    if (idempotency) {
+      const earlier = await findIdempotentRequest(tx, { userId: props.userId, key: idempotency.key });
+      if (earlier) {
+        if (earlier.requestHash !== idempotency.requestHash) {
+          throw new DomainError('CONFLICT', IDEMPOTENCY_KEY_REUSED);
+        }
+        return { ...(earlier.response as PurchasePlanResponse), isReplay: true };
+      }
     }
     if (balanceCents < priceCents) {
       throw new DomainError('INSUFFICIENT_BALANCE', 'Insufficient balance', {
@@ -75,11 +93,25 @@ export async function purchasePlan(
           threadLimit: DEFAULT_THREAD_LIMIT[props.poolType],
           trafficTotalBytes: bytes,
         });
-    return {
+    const response: PurchasePlanResponse = {
       success: true as const,
       plan: presentPlan(plan),
       order: presentOrder(order, ctx.config.publicUrl),
       balance: entry.balanceAfterCents / 100,
     };
+    if (idempotency) {
+      await saveIdempotentRequest(tx, {
+        userId: props.userId,
+        key: idempotency.key,
+        requestHash: idempotency.requestHash,
+        statusCode: 201,
+        response,
+      });
+    }
+    return response;
   });
 }
+
+/** The answer to an `Idempotency-Key` sent again with a different request. */
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was used for a different request: send a new key for a new request.';

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../../../services/context.ts';
 import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
+import { apiKeyRoutes } from './api-keys.routes.ts';
 
 export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.requireAuth);
@@ -32,6 +33,9 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
     await perUser(request);
     await perAddress(request);
   };
+
+  // Registered inside: the sign-in check above applies to them, and they count in the same password limits.
+  await app.register(apiKeyRoutes, { ctx, limitPasswordChecks });
 
   app.put(
     '/user-settings/password',

@@ -6,7 +6,7 @@ import {
   maxListQuantity,
   PROXY_LIST_FORMATS,
   randomSessionIds,
-} from './proxy-endpoints.ts';
+} from './proxy-list.ts';
 
 const endpoints: GatewayEndpoints = {
   host: 'gw.bytegate.io',
