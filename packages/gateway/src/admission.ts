@@ -6,7 +6,13 @@ import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/sel
 import type { StickySessions } from './routing/sticky-sessions.ts';
 import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './routing/username.ts';
 import type { ReleaseSlot, SessionDirectory, ThreadSlots } from './shared-state.ts';
-import type { Exit, GatewayStore, PlanAccess } from './store.ts';
+import {
+  type Exit,
+  type GatewayStore,
+  type PlanAccess,
+  type ProxyUserAccess,
+  proxyUserKey,
+} from './store.ts';
 import type { PendingConnections } from './tunnel/pending-connections.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -23,6 +29,10 @@ export interface AdmissionDeps {
 
 export interface Admitted {
   plan: PlanAccess;
+  /** The proxy user it came in as; undefined: the plan's own login (or its allowlist). */
+  proxyUser?: ProxyUserAccess | undefined;
+  /** The proxy user's key for the meter (proxyUserKey), when it came in as one. */
+  userKey?: string | undefined;
   targeting: Targeting;
   /** Target filters in force: billed at 2x. */
   isDoubled: boolean;
@@ -47,10 +57,22 @@ function samePassword(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Whether a connection may go on: its plan still lets it in the way it came in. */
+/** Whether a connection may go on: its plan (or proxy user) still lets it in the way it came in. */
 export function isStillAdmitted(store: GatewayStore, session: ClientSession, plan: PlanAccess): boolean {
   if (session.admittedPlanId !== plan.planId) {
     return true;
+  }
+  const proxyUserId = session.admittedProxyUserId;
+  if (proxyUserId !== null) {
+    const user = store.getProxyUserById?.(proxyUserId);
+    if (!user?.isEnabled || user.planId !== plan.planId) {
+      return false;
+    }
+    if (session.admittedPassword !== null) {
+      return session.admittedPassword === user.password;
+    }
+    const address = session.socket.remoteAddress;
+    return address !== undefined && store.getProxyUserByAddress?.(address)?.proxyUserId === proxyUserId;
   }
   if (session.admittedPassword !== null) {
     return session.admittedPassword === plan.password;
@@ -70,14 +92,21 @@ export async function admit(
 ): Promise<Admitted> {
   const { socket, stickyPort } = session;
   let plan: PlanAccess | undefined;
+  let user: ProxyUserAccess | undefined;
   let targeting: Targeting = {};
   if (credentials) {
     const parsed = parseProxyUsername(credentials.username);
     plan = deps.store.getPlanByLogin(parsed.login);
-    if (!plan || !samePassword(credentials.password, plan.password)) {
+    let password = plan?.password;
+    if (!plan) {
+      user = deps.store.getProxyUserByLogin?.(parsed.login);
+      plan = user ? deps.store.getPlanById(user.planId) : undefined;
+      password = user?.password;
+    }
+    if (!plan || password === undefined || !samePassword(credentials.password, password)) {
       throw new GatewayError('NO_USER', 'Wrong proxy login or password');
     }
-    targeting = withSavedTargeting(parsed, plan.saved);
+    targeting = withSavedTargeting(parsed, user?.saved ?? plan.saved);
     if (stickyPort !== undefined && targeting.sessionId) {
       throw new GatewayError(
         'PARAM_CONFLICT',
@@ -85,7 +114,13 @@ export async function admit(
       );
     }
   } else {
-    plan = socket.remoteAddress ? deps.store.getPlanByAddress(socket.remoteAddress) : undefined;
+    const address = socket.remoteAddress;
+    user = address ? deps.store.getProxyUserByAddress?.(address) : undefined;
+    plan = user
+      ? deps.store.getPlanById(user.planId)
+      : address
+        ? deps.store.getPlanByAddress(address)
+        : undefined;
     if (!plan) {
       const isShared =
         socket.remoteAddress !== undefined && deps.store.isSharedAddress?.(socket.remoteAddress);
@@ -96,11 +131,15 @@ export async function admit(
           : 'Proxy authentication required',
       );
     }
-    targeting = withSavedTargeting({ login: plan.login, params: {}, hasGeo: false }, plan.saved);
+    targeting = withSavedTargeting(
+      { login: user?.login ?? plan.login, params: {}, hasGeo: false },
+      user?.saved ?? plan.saved,
+    );
   }
-  const admitted = await checkPlan(deps, plan, targeting, session);
+  const admitted = await checkPlan(deps, plan, user, targeting, session);
   session.admittedPlanId = plan.planId;
-  session.admittedPassword = credentials ? plan.password : null;
+  session.admittedProxyUserId = user?.proxyUserId ?? null;
+  session.admittedPassword = credentials ? (user?.password ?? plan.password) : null;
   // Authenticated: from here the plan's thread limit bounds the connection, not the pre-auth caps.
   deps.pending?.leave(socket);
   return admitted;
@@ -114,48 +153,93 @@ const noTrafficLeft = () =>
  * In-process this settles without waiting; with shared state, the fleet's answers are awaited together
  * (their round trips leave in one pipeline).
  */
+const capUsedUp = (cap: { description: string }) =>
+  new GatewayError(
+    'TRAFFIC_EXHAUSTED',
+    `This proxy user's ${cap.description} is used up (the plan still has traffic); raise the cap in the dashboard`,
+  );
+
+/**
+ * What is checked on every request, even when the identity is known: plan state, traffic, a thread, and
+ * for a proxy user its own state, cap and thread limit on top. In-process this settles without waiting;
+ * with shared state, the fleet's answers are awaited together (their round trips leave in one pipeline).
+ */
 async function checkPlan(
   deps: AdmissionDeps,
   plan: PlanAccess,
+  user: ProxyUserAccess | undefined,
   targeting: Targeting,
   session: ClientSession,
 ): Promise<Admitted> {
   if (!plan.isActive) {
     throw new GatewayError('NO_USER', 'This proxy plan is not active');
   }
+  if (user && !user.isEnabled) {
+    throw new GatewayError('NO_USER', 'This proxy user is disabled');
+  }
   if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
     throw noTrafficLeft();
   }
-  const isNewSlot = session.threadPlanId !== plan.planId;
+  const userKey = user ? proxyUserKey(user.proxyUserId) : undefined;
+  const cap = user?.cap;
+  if (cap && userKey && cap.leftBytes - deps.meter.spentBytes(userKey) <= 0) {
+    throw capUsedUp(cap);
+  }
+  // A connection holds one of the plan's threads, and one of its proxy user's when that has a limit.
+  const slotOwner = userKey ?? plan.planId;
+  const isNewSlot = session.threadPlanId !== plan.planId || session.threadOwner !== slotOwner;
   const slot = isNewSlot ? deps.threads.acquire(plan.planId, plan.threadLimit) : null;
+  const userLimit = user?.threadLimit;
+  const userSlot =
+    isNewSlot && userKey && userLimit !== undefined ? deps.threads.acquire(userKey, userLimit) : null;
   const traffic = deps.meter.allowance.prepare?.(plan.planId);
+  const capTraffic = cap && userKey ? deps.meter.allowance.prepare?.(userKey) : undefined;
   const agreed = deps.directory ? agreeOnSession(deps, deps.directory, plan, targeting, session) : undefined;
   // In-process everything has answered already: no round of promises per connection for nothing.
-  const isWaiting = slot instanceof Promise || traffic !== undefined || agreed !== undefined;
-  const [release, hasTraffic] = isWaiting
-    ? await Promise.all([slot, traffic, agreed])
-    : [slot as ReleaseSlot | null, undefined];
+  const isWaiting =
+    slot instanceof Promise ||
+    userSlot instanceof Promise ||
+    traffic !== undefined ||
+    capTraffic !== undefined ||
+    agreed !== undefined;
+  const [release, releaseUser, hasTraffic, hasCapTraffic] = isWaiting
+    ? await Promise.all([slot, userSlot, traffic, capTraffic, agreed])
+    : [slot as ReleaseSlot | null, userSlot as ReleaseSlot | null, undefined, undefined];
   if (isNewSlot) {
-    if (!release) {
+    if (!release || (userLimit !== undefined && !releaseUser)) {
+      release?.();
+      releaseUser?.();
       throw new GatewayError(
         'THREADS_EXHAUSTED',
-        `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
+        release
+          ? `This proxy user's limit of ${userLimit} concurrent connections is reached`
+          : `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
       );
     }
+    const releaseBoth = releaseUser
+      ? () => {
+          release();
+          releaseUser();
+        }
+      : release;
     if (session.socket.destroyed) {
       // The client left while the fleet answered: its close has run, nothing else would give this back.
-      release();
+      releaseBoth();
       throw new GatewayError('NO_HOST_CONNECTION', 'The client closed the connection');
     }
     session.releaseThread?.();
     session.threadPlanId = plan.planId;
-    session.releaseThread = release;
-    session.socket.once('close', release);
+    session.threadOwner = slotOwner;
+    session.releaseThread = releaseBoth;
+    session.socket.once('close', releaseBoth);
   }
   if (hasTraffic === false) {
     throw noTrafficLeft();
   }
-  return { plan, targeting, isDoubled: isTargetFilter(targeting) };
+  if (hasCapTraffic === false && cap) {
+    throw capUsedUp(cap);
+  }
+  return { plan, proxyUser: user, userKey, targeting, isDoubled: isTargetFilter(targeting) };
 }
 
 /**
@@ -217,16 +301,27 @@ export async function admitHttp(
 ): Promise<Admitted> {
   const known = header === undefined ? null : session.knownIdentity;
   if (known && known.header === header) {
-    const plan = deps.store.getPlanByLogin(known.login);
+    const user = known.proxyUserId === null ? undefined : deps.store.getProxyUserById?.(known.proxyUserId);
+    const plan = user ? deps.store.getPlanById(user.planId) : deps.store.getPlanByLogin(known.login);
+    const password = user ? user.password : plan?.password;
     // Saved settings are part of the targeting: a change to them (a new object) means a fresh admit.
-    if (plan && plan.password === known.password && plan.saved === known.saved) {
-      return checkPlan(deps, plan, known.targeting, session);
+    const saved = user?.saved ?? plan?.saved;
+    const isSameUser = known.proxyUserId === null || user !== undefined;
+    if (plan && isSameUser && password === known.password && saved === known.saved) {
+      return checkPlan(deps, plan, user, known.targeting, session);
     }
   }
   const admitted = await admit(deps, readBasicCredentials(header), session);
   if (header !== undefined) {
-    const { login, password, saved } = admitted.plan;
-    session.knownIdentity = { header, login, password, saved, targeting: admitted.targeting };
+    const user = admitted.proxyUser;
+    session.knownIdentity = {
+      header,
+      login: user?.login ?? admitted.plan.login,
+      password: user?.password ?? admitted.plan.password,
+      proxyUserId: user?.proxyUserId ?? null,
+      saved: user?.saved ?? admitted.plan.saved,
+      targeting: admitted.targeting,
+    };
   }
   return admitted;
 }

@@ -8,6 +8,8 @@ export interface KnownIdentity {
   header: string;
   login: string;
   password: string;
+  /** The proxy user the header named (null: the plan's own login). */
+  proxyUserId: string | null;
   saved: SavedTargeting | undefined;
   targeting: Targeting;
 }
@@ -28,6 +30,8 @@ export interface ResolvedTarget {
 export class ClientSession {
   /** The plan whose thread slot this connection holds, and how to give the slot back. */
   threadPlanId: string | null = null;
+  /** Whose slots it holds within the plan: the plan's id, or its proxy user's key. */
+  threadOwner: string | null = null;
   releaseThread: (() => void) | null = null;
   /**
    * How it got in: its plan, and that plan's password as it was then (null: by its address on the
@@ -35,6 +39,8 @@ export class ClientSession {
    * is closed by the gateway's sampler.
    */
   admittedPlanId: string | null = null;
+  /** The proxy user it came in as (null: the plan's own login or its allowlist). */
+  admittedProxyUserId: string | null = null;
   admittedPassword: string | null = null;
   /** The HTTP port's last Proxy-Authorization, checked. */
   knownIdentity: KnownIdentity | null = null;

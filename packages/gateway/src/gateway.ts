@@ -11,7 +11,7 @@ import { DEFAULT_BLOCKED_HOSTS, type DomainSet } from './policy/blocked-hosts.ts
 import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { SharedGatewayState, ThreadSlots } from './shared-state.ts';
-import type { GatewayStore, PlanAccess } from './store.ts';
+import { type GatewayStore, type PlanAccess, proxyUserIdOfKey } from './store.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 import { ExitHealth } from './tunnel/exit-health.ts';
 import {
@@ -137,11 +137,18 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
 
 /** The proxy engine: listeners over one store, one meter and one set of thread limits. */
 export function createGateway(store: GatewayStore, settings: GatewaySettings): Gateway {
-  const leftBytes = (planId: string) => store.getPlanById(planId)?.trafficLeftBytes;
+  // Traffic left under a key: a plan's, or a proxy user's cap (what is left of it in its period).
+  const capOf = (key: string) => {
+    const proxyUserId = proxyUserIdOfKey(key);
+    return proxyUserId === null ? undefined : store.getProxyUserById?.(proxyUserId)?.cap;
+  };
+  const leftBytes = (key: string) =>
+    proxyUserIdOfKey(key) === null ? store.getPlanById(key)?.trafficLeftBytes : capOf(key)?.leftBytes;
   const shared = settings.shared;
   const meter: UsageMeter = new UsageMeter(
     leftBytes,
     shared?.allowance?.((planId: string): number => meter.pendingBilledBytes(planId)),
+    (userKey) => capOf(userKey) !== undefined,
   );
   const threads = shared?.threads ?? new ThreadLimits();
   const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
@@ -280,7 +287,11 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     threads,
     pending,
     exitHealth,
-    connections: () => ({ open: clients.size, authenticating: pending.size, byPlan: threads.perPlan() }),
+    connections: () => ({
+      open: clients.size,
+      authenticating: pending.size,
+      byPlan: plansOnly(threads.perPlan()),
+    }),
     stats: () => ({ ...counters, relayed: meter.relayed, authenticating: pending.size }),
     async listen() {
       let ports: ListeningPorts;
@@ -295,16 +306,29 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
         meter.sampleOpen();
         // A plan that ran out, was deactivated (a deleted account) or changed its password ends its
         // open connections here: within this interval of the store learning of it.
-        const isPlanLive = new Map<string, boolean>();
-        meter.closeWhere((planId, socket) => {
-          const plan = store.getPlanById(planId);
-          let isLive = isPlanLive.get(planId);
-          if (isLive === undefined) {
-            isLive = plan?.isActive === true && plan.trafficLeftBytes - meter.pendingBilledBytes(planId) > 0;
-            isPlanLive.set(planId, isLive);
+        // A proxy user disabled, deleted, given a new password or at its cap ends its own the same way.
+        const isLive = new Map<string, boolean>();
+        const isKeyLive = (key: string) => {
+          let live = isLive.get(key);
+          if (live === undefined) {
+            const cap = capOf(key);
+            if (proxyUserIdOfKey(key) !== null) {
+              live = cap === undefined || cap.leftBytes - meter.pendingBilledBytes(key) > 0;
+            } else {
+              const plan = store.getPlanById(key);
+              live = plan?.isActive === true && plan.trafficLeftBytes - meter.pendingBilledBytes(key) > 0;
+            }
+            isLive.set(key, live);
+          }
+          return live;
+        };
+        meter.closeWhere((planId, socket, userKey) => {
+          if (!isKeyLive(planId) || (userKey !== undefined && !isKeyLive(userKey))) {
+            return true;
           }
           const session = clients.get(socket);
-          return !isLive || (session !== undefined && !isStillAdmitted(store, session, plan as PlanAccess));
+          const plan = store.getPlanById(planId);
+          return session !== undefined && !isStillAdmitted(store, session, plan as PlanAccess);
         });
       }, SAMPLE_EVERY_MS);
       sampler.unref();
@@ -342,4 +366,9 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       return { openAtStart, cutConnections, isUsageStored };
     },
   };
+}
+
+/** Connections per plan, without the proxy users' own counts (the same connections, again). */
+function plansOnly(counts: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
+  return new Map([...counts].filter(([key]) => proxyUserIdOfKey(key) === null));
 }

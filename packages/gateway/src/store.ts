@@ -29,6 +29,37 @@ export interface PlanAccess {
   saved?: SavedTargeting | undefined;
 }
 
+/**
+ * A proxy user: another credential under a plan, with its own caps. It draws the plan's traffic and
+ * holds one of the plan's threads as any connection does; its caps bound its own share on top.
+ */
+export interface ProxyUserAccess {
+  proxyUserId: string;
+  planId: string;
+  login: string;
+  password: string;
+  isEnabled: boolean;
+  /** Its own limit of concurrent connections (at most the plan's); undefined: the plan's alone. */
+  threadLimit?: number | undefined;
+  /**
+   * Its traffic cap, when it has one: what is left of it in the current period as the store last read
+   * it (billed bytes), and the words a refusal names it by ("daily traffic cap of 1.5 GB").
+   */
+  cap?: { leftBytes: number; description: string } | undefined;
+  /** Its own saved Proxy Settings; undefined: the plan's. */
+  saved?: SavedTargeting | undefined;
+}
+
+/** The meter's and limits' key for a proxy user's share (a plan's key is its id). */
+export function proxyUserKey(proxyUserId: string): string {
+  return `pu:${proxyUserId}`;
+}
+
+/** The proxy user id in a key from proxyUserKey, or null for a plan's key. */
+export function proxyUserIdOfKey(key: string): string | null {
+  return key.startsWith('pu:') ? key.slice(3) : null;
+}
+
 interface ExitLocation {
   id: string;
   poolType: PoolType;
@@ -68,6 +99,11 @@ export interface GatewayStore {
    */
   isSharedAddress?(address: string): boolean;
   listExits(poolType: PoolType): readonly Exit[];
+  /** A proxy user by its login (logins of plans and proxy users never meet), or by its id. */
+  getProxyUserByLogin?(login: string): ProxyUserAccess | undefined;
+  getProxyUserById?(proxyUserId: string): ProxyUserAccess | undefined;
+  /** The proxy user whose own allowlist holds this client address. */
+  getProxyUserByAddress?(address: string): ProxyUserAccess | undefined;
   /**
    * Stores one drain of the meter, all of it or none, under its id; once stored, the plans' traffic
    * left counts it. A rejection may hide a flush that was stored but whose answer was lost: the engine
@@ -89,7 +125,9 @@ export class InMemoryGatewayStore implements GatewayStore {
   private readonly plansByAddress = new Map<string, PlanAccess>();
   private readonly exits: Exit[] = [];
   private readonly flushIds = new Set<string>();
-  /** Everything flushed so far, per plan: what a database would hold. */
+  private readonly proxyUsersByLogin = new Map<string, ProxyUserAccess>();
+  private readonly proxyUsersByAddress = new Map<string, ProxyUserAccess>();
+  /** Everything flushed so far, per plan (and per proxy user, under proxyUserKey): what a database would hold. */
   readonly flushed = new Map<string, PlanUsage>();
 
   addPlan(plan: PlanAccess, allowlist: string[] = []): this {
@@ -97,6 +135,31 @@ export class InMemoryGatewayStore implements GatewayStore {
     for (const address of allowlist) {
       this.plansByAddress.set(address, plan);
     }
+    return this;
+  }
+
+  addProxyUser(user: ProxyUserAccess, allowlist: string[] = []): this {
+    this.proxyUsersByLogin.set(user.login, user);
+    for (const address of allowlist) {
+      this.proxyUsersByAddress.set(address, user);
+    }
+    return this;
+  }
+
+  getProxyUserByLogin(login: string): ProxyUserAccess | undefined {
+    return this.proxyUsersByLogin.get(login);
+  }
+
+  getProxyUserById(proxyUserId: string): ProxyUserAccess | undefined {
+    return [...this.proxyUsersByLogin.values()].find((user) => user.proxyUserId === proxyUserId);
+  }
+
+  getProxyUserByAddress(address: string): ProxyUserAccess | undefined {
+    return this.proxyUsersByAddress.get(address);
+  }
+
+  removeProxyUserAddress(address: string): this {
+    this.proxyUsersByAddress.delete(address);
     return this;
   }
 
@@ -148,10 +211,19 @@ export class InMemoryGatewayStore implements GatewayStore {
   }
 
   noteUsageStored(usage: Map<string, PlanUsage>): void {
-    for (const [planId, totals] of usage) {
-      const plan = this.getPlanById(planId);
-      if (plan) {
-        plan.trafficLeftBytes -= totals.bytes + totals.extraBytes;
+    for (const [key, totals] of usage) {
+      const proxyUserId = proxyUserIdOfKey(key);
+      const billed = totals.bytes + totals.extraBytes;
+      if (proxyUserId === null) {
+        const plan = this.getPlanById(key);
+        if (plan) {
+          plan.trafficLeftBytes -= billed;
+        }
+      } else {
+        const cap = this.getProxyUserById(proxyUserId)?.cap;
+        if (cap) {
+          cap.leftBytes -= billed;
+        }
       }
     }
   }

@@ -8,6 +8,8 @@ import {
   listActiveExits,
   listAllowlist,
   listPlansForGateway,
+  listProxyUsersForGateway,
+  type ProxyUserMeteredUsage,
 } from '@bytegate/db/queries';
 import {
   DomainSet,
@@ -17,10 +19,13 @@ import {
   type PlanAccess,
   type PlanUsage,
   type PoolType,
+  type ProxyUserAccess,
   parseUpstreamUrl,
+  proxyUserIdOfKey,
   type UsageFlush,
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
+import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
 
@@ -37,6 +42,8 @@ export interface PlanTrafficRow {
   usedBytes: number;
   /** The row's updated_at (ms): a newer total replaces an older one. */
   changedAt: number;
+  /** For a proxy user's daily or monthly cap, the period's start (ms): each period is figures of its own. */
+  epoch?: number;
 }
 
 /**
@@ -65,6 +72,7 @@ export class DbGatewayStore implements GatewayStore {
   /** The inventory version the exits were loaded at; null before the first load. */
   private exitsVersion: number | null = null;
   private readonly trafficRows = new Map<string, PlanTrafficRow>();
+  private readonly proxyUsers = new ProxyUserCache();
   /** Set when traffic is shared through Redis. */
   trafficObserver: TrafficObserver | undefined;
 
@@ -74,9 +82,33 @@ export class DbGatewayStore implements GatewayStore {
     private readonly onUsageFlush?: UsageFlushObserver,
   ) {}
 
-  /** A plan's traffic as the database last said (with what this process stored since). */
-  planTraffic(planId: string): PlanTrafficRow | undefined {
-    return this.trafficRows.get(planId);
+  /**
+   * A plan's traffic as the database last said (with what this process stored since), or a proxy user's
+   * cap under its key.
+   */
+  planTraffic(key: string): PlanTrafficRow | undefined {
+    const proxyUserId = proxyUserIdOfKey(key);
+    return proxyUserId === null ? this.trafficRows.get(key) : this.proxyUsers.trafficRowOf(proxyUserId);
+  }
+
+  /** Traffic left under a key: a plan's, or what is left of a proxy user's cap (undefined: no cap). */
+  trafficLeftBytes(key: string): number | undefined {
+    const proxyUserId = proxyUserIdOfKey(key);
+    return proxyUserId === null
+      ? this.plansById.get(key)?.trafficLeftBytes
+      : this.proxyUsers.getById(proxyUserId)?.cap?.leftBytes;
+  }
+
+  getProxyUserByLogin(login: string): ProxyUserAccess | undefined {
+    return this.proxyUsers.getByLogin(login);
+  }
+
+  getProxyUserById(proxyUserId: string): ProxyUserAccess | undefined {
+    return this.proxyUsers.getById(proxyUserId);
+  }
+
+  getProxyUserByAddress(address: string): ProxyUserAccess | undefined {
+    return this.proxyUsers.getByAddress(address.replace(/^::ffff:/, ''));
   }
 
   getPlanByLogin(login: string): PlanAccess | undefined {
@@ -92,7 +124,8 @@ export class DbGatewayStore implements GatewayStore {
   }
 
   isSharedAddress(address: string): boolean {
-    return this.sharedAddresses.has(address.replace(/^::ffff:/, ''));
+    const plain = address.replace(/^::ffff:/, '');
+    return this.sharedAddresses.has(plain) || this.proxyUsers.sharedAddresses.has(plain);
   }
 
   listExits(poolType: PoolType): readonly Exit[] {
@@ -148,6 +181,18 @@ export class DbGatewayStore implements GatewayStore {
         this.plansSeenUntil = row.updatedAt;
       }
     }
+    // A plan's proxy users are read again whenever its row moved (their writes touch it).
+    const changedPlans = isFullRead ? null : new Set(rows.map((row) => row.planId));
+    const users = await listProxyUsersForGateway(this.db, {
+      planIds: changedPlans === null ? null : [...changedPlans],
+    });
+    const nowDate = new Date(now);
+    for (const [key, figures] of this.proxyUsers.replace(changedPlans, users, nowDate)) {
+      changedTraffic.set(key, figures);
+    }
+    for (const [key, figures] of this.proxyUsers.rollPeriods(nowDate)) {
+      changedTraffic.set(key, figures);
+    }
     if (changedTraffic.size > 0) {
       this.trafficObserver?.planRowsChanged(changedTraffic);
     }
@@ -186,7 +231,8 @@ export class DbGatewayStore implements GatewayStore {
     const hour = 60 * 60 * 1000;
     const bucketStart = new Date(Math.floor(now.getTime() / hour) * hour);
     const dayStart = new Date(Math.floor(now.getTime() / (24 * hour)) * 24 * hour);
-    const entries = [...usage].map(([planId, totals]) => ({
+    const planUsage = [...usage].filter(([key]) => proxyUserIdOfKey(key) === null);
+    const entries = planUsage.map(([planId, totals]) => ({
       planId,
       billedBytes: totals.bytes + totals.extraBytes,
       bytes: totals.bytes,
@@ -196,13 +242,17 @@ export class DbGatewayStore implements GatewayStore {
       errorsByCode: totals.errorsByCode,
       hostBytes: totals.hostBytes,
     }));
+    const userEntries = this.proxyUserEntries(usage, now);
     const billed = new Map(entries.map((entry) => [entry.planId, entry.billedBytes]));
+    for (const entry of userEntries) {
+      billed.set(`pu:${entry.proxyUserId}`, entry.billedBytes);
+    }
     this.trafficObserver?.flushing(billed);
     const started = performance.now();
     let usedAfter: Map<string, number>;
     try {
       usedAfter = await this.db.transaction((tx) =>
-        applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries }),
+        applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries, proxyUsers: userEntries }),
       );
     } catch (error) {
       this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
@@ -245,9 +295,37 @@ export class DbGatewayStore implements GatewayStore {
     }
   }
 
+  /**
+   * The proxy users' shares of a drain, under the cap period they fall in now (the period the hour's
+   * bucket is in, as the plan's usage).
+   */
+  private proxyUserEntries(usage: Map<string, PlanUsage>, now: Date): ProxyUserMeteredUsage[] {
+    const entries: ProxyUserMeteredUsage[] = [];
+    for (const [key, totals] of usage) {
+      const proxyUserId = proxyUserIdOfKey(key);
+      if (proxyUserId !== null) {
+        entries.push({
+          proxyUserId,
+          now,
+          billedBytes: totals.bytes + totals.extraBytes,
+          bytes: totals.bytes,
+          extraBytes: totals.extraBytes,
+          requests: totals.requests,
+          errors: totals.errors,
+        });
+      }
+    }
+    return entries;
+  }
+
   /** Usage now in the database is no longer "pending" in the meter: lower the cached traffic left. */
   noteUsageStored(usage: Map<string, PlanUsage>): void {
     for (const [planId, totals] of usage) {
+      const proxyUserId = proxyUserIdOfKey(planId);
+      if (proxyUserId !== null) {
+        this.proxyUsers.noteStored(proxyUserId, totals.bytes + totals.extraBytes);
+        continue;
+      }
       const plan = this.plansById.get(planId);
       if (plan) {
         plan.trafficLeftBytes -= totals.bytes + totals.extraBytes;

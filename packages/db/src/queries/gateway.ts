@@ -4,6 +4,7 @@ import { users } from '../schema/accounts.ts';
 import { exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
 import { usageErrors, usageFlushes, usageHosts } from '../schema/traffic.ts';
+import { applyProxyUserUsage, type ProxyUserMeteredUsage } from './proxy-users.ts';
 import { addUsage, type UsageTotals } from './usage.ts';
 
 export type ExitRow = typeof exits.$inferSelect;
@@ -94,7 +95,14 @@ export interface MeteredPlanUsage extends UsageTotals {
  */
 export async function applyMeteredUsage(
   tx: Executor,
-  params: { flushId: string; bucketStart: Date; dayStart: Date; usage: MeteredPlanUsage[] },
+  params: {
+    flushId: string;
+    bucketStart: Date;
+    dayStart: Date;
+    usage: MeteredPlanUsage[];
+    /** The proxy users' shares of the same bytes (their plans' entries carry them too). */
+    proxyUsers?: ProxyUserMeteredUsage[];
+  },
 ): Promise<Map<string, number>> {
   await tx.insert(usageFlushes).values({ id: params.flushId });
   /** Each plan's traffic used once this flush is in (the fleet's Redis figures take it from here). */
@@ -144,6 +152,15 @@ export async function applyMeteredUsage(
         target: [usageHosts.planId, usageHosts.dayStart, usageHosts.host],
         set: { bytes: sql`${usageHosts.bytes} + excluded.bytes` },
       });
+  }
+  if (params.proxyUsers && params.proxyUsers.length > 0) {
+    const capsUsed = await applyProxyUserUsage(tx, {
+      bucketStart: params.bucketStart,
+      usage: params.proxyUsers,
+    });
+    for (const [key, used] of capsUsed) {
+      usedAfter.set(key, used);
+    }
   }
   return usedAfter;
 }

@@ -11,6 +11,7 @@ export * from './ledger.ts';
 export * from './orders.ts';
 export * from './plans.ts';
 export * from './proxy-settings.ts';
+export * from './proxy-users.ts';
 export * from './public-usage.ts';
 export * from './sessions.ts';
 export * from './staff.ts';

@@ -68,7 +68,7 @@ function forwardAdmitted(
   const client = session.socket;
   try {
     // Each request is billed to its own plan and 2x, even on a connection kept alive across plans.
-    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, from.requestStart);
+    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, from.requestStart, admitted.userKey);
     const url = readUrl(head.target);
     const request = readRequest(head, url);
     ctx.meter.setHost(client, url.host);
@@ -162,7 +162,7 @@ class ForwardFlow implements ExchangeEvents {
   }
 
   onAnswered(): void {
-    this.ctx.meter.countRequest(this.admitted.plan.planId);
+    this.ctx.meter.countRequest(this.admitted.plan.planId, undefined, this.admitted.userKey);
   }
 
   onDone(clientKeepAlive: boolean, pipelined: Buffer): void {

@@ -47,7 +47,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
   try {
     const credentials = readBasicCredentials(headerValue(request.headers, 'proxy-authorization'));
     admitted = await admit(ctx, credentials, session);
-    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, undefined, admitted.userKey);
     const target = parseAuthority(request.target);
     if (!target) {
       throw new GatewayError('BAD_REQUEST', 'CONNECT needs host:port');
@@ -61,7 +61,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
       upstream.destroy();
       return;
     }
-    ctx.meter.countRequest(admitted.plan.planId);
+    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey);
     const allow = ctx.meter.allowFor(client);
     if (head.length > 0) {
       upstream.write(head.subarray(0, allow(head.length)));

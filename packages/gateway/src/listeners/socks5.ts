@@ -216,7 +216,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
         return;
       }
     }
-    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled);
+    ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, undefined, admitted.userKey);
     ctx.meter.setHost(client, host);
 
     const address = await resolveTarget(ctx.policy, { host, port }, admitted.plan.unblocks);
@@ -227,7 +227,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       upstream.destroy();
       return;
     }
-    ctx.meter.countRequest(admitted.plan.planId);
+    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey);
     const early = reader.release();
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));
     const allow = ctx.meter.allowFor(client);

@@ -16,9 +16,13 @@ export interface PlanUsage {
 
 interface Metered {
   planId: string;
+  /** The proxy user it came in as (proxyUserKey), if not the plan's own login: its share and its cap. */
+  userKey: string | undefined;
   isDoubled: boolean;
   /** Billed bytes granted to this connection's relays and not yet billed by a sample. */
   granted: number;
+  /** Of `granted`, what was also taken from the proxy user's cap (a cap set later covers later grants). */
+  capGranted: number;
   /** Of the grant, what the relays may still forward before asking for more. */
   allowance: number;
   /** Counter values already billed, and the gateway's own reply bytes that are never billed. */
@@ -73,6 +77,7 @@ export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUs
  * at its limit at any speed. Billing stays the kernel's counters; the allowance only bounds sending.
  */
 export class UsageMeter {
+  /** Usage not yet drained, per plan id and per proxy user key (store.ts proxyUserKey). */
   private pending = new Map<string, PlanUsage>();
   private readonly open = new Map<Socket, Metered>();
   readonly allowance: TrafficAllowance;
@@ -86,7 +91,12 @@ export class UsageMeter {
    * @param leftBytes the traffic a plan had left when the store last read it (undefined: no such plan);
    * without it nothing limits sending (an engine run without a store).
    */
-  constructor(leftBytes?: (planId: string) => number | undefined, allowance?: TrafficAllowance) {
+  constructor(
+    leftBytes?: (planId: string) => number | undefined,
+    allowance?: TrafficAllowance,
+    /** Whether a proxy user's key (store.ts proxyUserKey) has a traffic cap now: its grants draw on it too. */
+    private readonly isCapped: (userKey: string) => boolean = () => false,
+  ) {
     this.allowance =
       allowance ??
       new LocalTrafficAllowance(leftBytes ?? (() => Number.MAX_SAFE_INTEGER), (planId) =>
@@ -108,25 +118,28 @@ export class UsageMeter {
    * everything the socket carried from its start (the CONNECT head, the SOCKS5 handshake, the first
    * request). A kept-alive HTTP connection calls it for every request: when the plan or the 2x changes,
    * what was carried so far is billed to the previous one, up to `readFrom` (the bytesRead at which this
-   * request began) for what the client sent, and the connection's unused grant goes back.
+   * request began) for what the client sent, and the connection's unused grant goes back. `userKey`
+   * names the proxy user it came in as: its usage is also counted under that key, and its cap bounds it.
    */
-  attach(socket: Socket, planId: string, isDoubled: boolean, readFrom?: number): void {
+  attach(socket: Socket, planId: string, isDoubled: boolean, readFrom?: number, userKey?: string): void {
     const known = this.open.get(socket);
     if (known) {
-      if (known.planId !== planId || known.isDoubled !== isDoubled) {
+      if (known.planId !== planId || known.isDoubled !== isDoubled || known.userKey !== userKey) {
         this.sample(socket, readFrom);
-        this.allowance.giveBack(known.planId, known.granted);
+        this.giveBackGrant(known);
         known.planId = planId;
+        known.userKey = userKey;
         known.isDoubled = isDoubled;
-        known.granted = 0;
         known.allowance = 0;
       }
       return;
     }
     this.open.set(socket, {
       planId,
+      userKey,
       isDoubled,
       granted: 0,
+      capGranted: 0,
       allowance: 0,
       billedRead: 0,
       billedWritten: 0,
@@ -139,11 +152,42 @@ export class UsageMeter {
       this.sample(socket);
       const metered = this.open.get(socket);
       if (metered) {
-        this.allowance.giveBack(metered.planId, metered.granted);
+        this.giveBackGrant(metered);
         metered.isClosed = true;
       }
       this.open.delete(socket);
     });
+  }
+
+  /** A connection's unused grant goes back to its plan (and its proxy user's cap). */
+  private giveBackGrant(metered: Metered): void {
+    this.allowance.giveBack(metered.planId, metered.granted);
+    if (metered.userKey !== undefined && metered.capGranted > 0) {
+      this.allowance.giveBack(metered.userKey, metered.capGranted);
+    }
+    metered.granted = 0;
+    metered.capGranted = 0;
+  }
+
+  /**
+   * Takes a grant from the plan and, for a proxy user with a cap, the same from the cap: the smaller of
+   * the two stands and the rest of the other goes back at once.
+   */
+  private takeGrant(metered: Metered, wanted: number): number {
+    let grant = this.allowance.take(metered.planId, wanted);
+    const userKey = metered.userKey;
+    if (userKey === undefined || grant === 0 || !this.isCapped(userKey)) {
+      return grant;
+    }
+    const capGrant = this.allowance.take(userKey, grant);
+    if (capGrant < grant) {
+      this.allowance.giveBack(metered.planId, grant - capGrant);
+      grant = capGrant;
+    } else if (capGrant > grant) {
+      this.allowance.giveBack(userKey, capGrant - grant);
+    }
+    metered.capGranted += grant;
+    return grant;
   }
 
   /**
@@ -163,7 +207,7 @@ export class UsageMeter {
     const factor = metered.isDoubled ? 2 : 1;
     const needed = bytes * factor;
     if (metered.allowance < needed) {
-      const grant = this.allowance.take(metered.planId, needed - metered.allowance);
+      const grant = this.takeGrant(metered, needed - metered.allowance);
       metered.granted += grant;
       metered.allowance += grant;
     }
@@ -185,8 +229,20 @@ export class UsageMeter {
       return (bytes) => bytes;
     }
     const allow: Allow = (bytes) => this.allowFrom(metered, bytes);
-    if (this.allowance.whenAvailable) {
-      allow.wait = () => (metered.isClosed ? null : (this.allowance.whenAvailable?.(metered.planId) ?? null));
+    const whenAvailable = this.allowance.whenAvailable?.bind(this.allowance);
+    if (whenAvailable) {
+      allow.wait = () => {
+        if (metered.isClosed) {
+          return null;
+        }
+        const forPlan = whenAvailable(metered.planId);
+        const userKey = metered.userKey;
+        if (forPlan === null || userKey === undefined || !this.isCapped(userKey)) {
+          return forPlan;
+        }
+        const forCap = whenAvailable(userKey);
+        return forCap === null ? null : Promise.all([forPlan, forCap]).then(() => undefined);
+      };
     }
     return allow;
   }
@@ -221,12 +277,15 @@ export class UsageMeter {
     }
   }
 
-  countRequest(planId: string, errorCode?: string): void {
-    const usage = this.usage(planId);
-    usage.requests += 1;
-    if (errorCode) {
-      usage.errors += 1;
-      usage.errorsByCode[errorCode] = (usage.errorsByCode[errorCode] ?? 0) + 1;
+  /** Counts a request (and its refusal) for the plan and, when it came in as one, its proxy user. */
+  countRequest(planId: string, errorCode?: string, userKey?: string): void {
+    for (const key of userKey === undefined ? [planId] : [planId, userKey]) {
+      const usage = this.usage(key);
+      usage.requests += 1;
+      if (errorCode) {
+        usage.errors += 1;
+        usage.errorsByCode[errorCode] = (usage.errorsByCode[errorCode] ?? 0) + 1;
+      }
     }
   }
 
@@ -254,12 +313,25 @@ export class UsageMeter {
       if (metered.host !== undefined) {
         usage.hostBytes[metered.host] = (usage.hostBytes[metered.host] ?? 0) + delta;
       }
+      if (metered.userKey !== undefined) {
+        // The proxy user's share, under its own key: the same bytes, already in the plan's total.
+        const share = this.usage(metered.userKey);
+        share.bytes += delta;
+        if (metered.isDoubled) {
+          share.extraBytes += delta;
+        }
+      }
       // What is now billed (pending) is no longer outstanding in the grant.
       const billed = metered.isDoubled ? delta * 2 : delta;
       const settled = Math.min(metered.granted, billed);
       if (settled > 0) {
         metered.granted -= settled;
         this.allowance.release(metered.planId, settled);
+      }
+      const capSettled = Math.min(metered.capGranted, billed);
+      if (capSettled > 0 && metered.userKey !== undefined) {
+        metered.capGranted -= capSettled;
+        this.allowance.release(metered.userKey, capSettled);
       }
       metered.allowance = Math.min(metered.allowance, metered.granted);
     }
@@ -276,9 +348,9 @@ export class UsageMeter {
    * Closes every open connection `shouldClose` picks (its plan is used up, deactivated, or no longer
    * lets this client in). Run right after `sampleOpen()`, so what they carried is billed first.
    */
-  closeWhere(shouldClose: (planId: string, socket: Socket) => boolean): void {
+  closeWhere(shouldClose: (planId: string, socket: Socket, userKey: string | undefined) => boolean): void {
     for (const [socket, metered] of this.open) {
-      if (shouldClose(metered.planId, socket)) {
+      if (shouldClose(metered.planId, socket, metered.userKey)) {
         socket.destroy();
       }
     }

@@ -11,6 +11,8 @@ import type { FleetMember } from './fleet-member.ts';
  * grant is total − used − Σ members. A draw computes that, grants a slice, and writes the member's new
  * figure in one script; the figure is always absolute, so a lost answer is mended by the next write.
  *
+ * A proxy user's traffic cap is shared the same way, under its key (`pu:<id>`, one hash per cap period).
+ *
  * Connections take their grants synchronously from this process's reserve; the reserve is refilled ahead
  * of need. When it runs dry before a refill lands, a connection may run on credit up to CREDIT_BYTES that
  * Redis does not know of yet: that credit, once per gateway, is the overdraft bound (README).
@@ -134,8 +136,10 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     this.idleTimer.unref();
   }
 
+  /** A plan's hash; a proxy user's daily or monthly cap has one per period (its epoch). */
   private key(planId: string): string {
-    return this.member.key(`traffic:${planId}`);
+    const epoch = this.planTraffic(planId)?.epoch;
+    return this.member.key(epoch ? `traffic:${planId}@${epoch}` : `traffic:${planId}`);
   }
 
   private state(planId: string): PlanState {

@@ -45,8 +45,8 @@ export async function joinFleet(params: {
       traffic = new FleetTrafficAllowance(
         member,
         pendingBytes,
-        (planId) => store.planTraffic(planId),
-        (planId) => store.getPlanById(planId)?.trafficLeftBytes,
+        (key) => store.planTraffic(key),
+        (key) => store.trafficLeftBytes(key),
       );
       store.trafficObserver = traffic;
       return traffic;
