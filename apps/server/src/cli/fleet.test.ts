@@ -146,6 +146,82 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
       }
     });
 
+    it('holds a proxy user to its 2 threads and its 20 MiB cap across both gateways, billed equals carried', async () => {
+      const [one, two] = gateways as [BytegateProcess, BytegateProcess];
+      const userLogin = 'fleetuser01';
+      const userAuth = `${userLogin}:FleetUserSecret1`;
+      await fleet.db.execute(
+        sql`insert into proxy_users (plan_id, login, password, thread_limit, traffic_cap_bytes, cap_period)
+            values (${fleet.customer.planId}, ${userLogin}, 'FleetUserSecret1', 2, ${20 * MiB}, 'lifetime')`,
+      );
+      await fleet.db.execute(sql`update plans set updated_at = now() where id = ${fleet.customer.planId}`);
+      const target = `127.0.0.1:${originPort}`;
+      const held: Socket[] = [];
+      try {
+        for (const gateway of [one, two]) {
+          await within(3000, async () => {
+            const tunnel = await openTunnel(gateway.ports.gateway, userAuth, target);
+            held.push(tunnel.socket);
+            return tunnel.status === 200;
+          });
+        }
+        for (const gateway of [one, two]) {
+          const refused = await openTunnel(gateway.ports.gateway, userAuth, target);
+          held.push(refused.socket);
+          expect(refused.status).toBe(407);
+        }
+        // The plan's own login is not held by its user's limit.
+        const own = await openTunnel(one.ports.gateway, auth, target);
+        held.push(own.socket);
+        expect(own.status).toBe(200);
+      } finally {
+        for (const socket of held) {
+          socket.destroy();
+        }
+      }
+      const userUsed = async () => {
+        const rows = await fleet.db.execute<{ used: string }>(
+          sql`select traffic_used_bytes::text as used from proxy_users where login = ${userLogin}`,
+        );
+        return Number((rows as unknown as { rows: Array<{ used: string }> }).rows?.[0]?.used ?? 0);
+      };
+      // The tunnels above were billed too (their CONNECT and its answer): count from once they are stored.
+      await within(5000, async () => {
+        const settled = await userUsed();
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return (await userUsed()) === settled;
+      });
+      const before = await userUsed();
+      // Two downloads of 15 MiB at once, one through each gateway, against a 20 MiB cap.
+      const downloads = await Promise.all(
+        [one, two].map((gateway) => tunnelDownload(gateway.ports.gateway, userAuth, originPort, 15 * MiB)),
+      );
+      const carried = downloads.reduce((sum, bytes) => sum + bytes, 0);
+      let billed = 0;
+      await within(10_000, async () => {
+        billed = (await userUsed()) - before;
+        return billed === carried;
+      });
+      const bound = 20 * MiB - before + gateways.length * CREDIT_BYTES;
+      console.log(
+        `20 MiB proxy-user cap through 2 gateways: carried ${carried}, billed ${billed} (bound ${bound})`,
+      );
+      expect(billed).toBe(carried);
+      expect(billed).toBeLessThanOrEqual(bound);
+      expect(billed).toBeGreaterThan(15 * MiB);
+      for (const gateway of gateways) {
+        await within(3000, async () => {
+          const tunnel = await openTunnel(gateway.ports.gateway, userAuth, target);
+          tunnel.socket.destroy();
+          return tunnel.status === 407;
+        });
+      }
+      // The plan still has traffic: its own login goes on.
+      const own = await openTunnel(two.ports.gateway, auth, target);
+      own.socket.destroy();
+      expect(own.status).toBe(200);
+    });
+
     it('keeps a plan with 50 MiB left within the stated bound downloading through both gateways at once; billed equals carried', async () => {
       await within(5000, async () => {
         const before = await used();

@@ -14,7 +14,7 @@ describe.each(testDatabaseKinds())('pruning usage on %s', (kind) => {
     await server.close();
   });
 
-  it('keeps 30 days of usage buckets', async () => {
+  it('keeps 30 days of usage buckets, the proxy users’ too', async () => {
     const user = await createUserViaApi(server);
     const ctx = { db: server.database.db, config: server.config };
     await adjustBalance(ctx, { email: user.email, amountCents: 500, reason: 'test' });
@@ -34,8 +34,25 @@ describe.each(testDatabaseKinds())('pruning usage on %s', (kind) => {
         errors: 0,
       });
     }
+    // A proxy user's hourly rows are kept as long.
+    const [proxyUser] = await queryRows<{ id: string }>(
+      server,
+      `insert into proxy_users (plan_id, login, password) values ('${planId}', 'pruneuser1', 'x') returning id`,
+    );
+    for (const daysAgo of [31, 29, 0]) {
+      await queryRows(
+        server,
+        `insert into proxy_user_usage (proxy_user_id, bucket_start, bytes)
+         values ('${proxyUser?.id}', now() - interval '${daysAgo} days', 1)`,
+      );
+    }
     await pruneUsage(ctx);
     const rows = await queryRows(server, `select 1 from usage_buckets where plan_id = '${planId}'`);
     expect(rows).toHaveLength(2);
+    const userRows = await queryRows(
+      server,
+      `select 1 from proxy_user_usage where proxy_user_id = '${proxyUser?.id}'`,
+    );
+    expect(userRows).toHaveLength(2);
   });
 });

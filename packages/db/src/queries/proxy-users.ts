@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { plans } from '../schema/plans.ts';
 import { proxyUsers, proxyUserUsage } from '../schema/proxy-users.ts';
@@ -49,22 +49,34 @@ export async function countProxyUsers(db: Executor, params: { planId: string }):
   return row?.count ?? 0;
 }
 
-/** A page of a plan's proxy users, oldest first, after a (created_at, id) cursor. */
+/**
+ * `created_at` to the microsecond, as UTC ISO text: a page's cursor must name its last row exactly (a
+ * JavaScript Date keeps milliseconds only, and a cursor cut to them would show that row again).
+ */
+const createdAtExact = sql<string>`to_char(${proxyUsers.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * A page of a plan's proxy users, oldest first, after a (created_at, id) cursor; `createdAt` is the
+ * exact text a previous page's `createdAtExact` gave.
+ */
 export async function listProxyUsers(
   db: Executor,
-  params: { planId: string; after?: { createdAt: Date; id: string } | undefined; limit: number },
-): Promise<ProxyUserRow[]> {
+  params: { planId: string; after?: { createdAt: string; id: string } | undefined; limit: number },
+): Promise<Array<{ proxyUser: ProxyUserRow; createdAtExact: string }>> {
   const after = params.after;
   return db
-    .select()
+    .select({ proxyUser: proxyUsers, createdAtExact })
     .from(proxyUsers)
     .where(
       and(
         eq(proxyUsers.planId, params.planId),
         after
           ? or(
-              gt(proxyUsers.createdAt, after.createdAt),
-              and(eq(proxyUsers.createdAt, after.createdAt), gt(proxyUsers.id, after.id)),
+              sql`${proxyUsers.createdAt} > ${after.createdAt}::timestamptz`,
+              and(
+                sql`${proxyUsers.createdAt} = ${after.createdAt}::timestamptz`,
+                gt(proxyUsers.id, after.id),
+              ),
             )
           : undefined,
       ),
@@ -243,6 +255,25 @@ export async function applyProxyUserUsage(
       });
   }
   return usedAfter;
+}
+
+/**
+ * What a proxy user was billed (bytes and extra bytes) in its hourly buckets from `since` on: its usage
+ * in a cap period that starts then (periods start on the hour).
+ */
+export async function sumProxyUserUsageSince(
+  db: Executor,
+  params: { proxyUserId: string; since: Date },
+): Promise<number> {
+  const [row] = await db
+    .select({
+      used: sql<string>`coalesce(sum(${proxyUserUsage.bytes} + ${proxyUserUsage.extraBytes}), 0)`,
+    })
+    .from(proxyUserUsage)
+    .where(
+      and(eq(proxyUserUsage.proxyUserId, params.proxyUserId), gte(proxyUserUsage.bucketStart, params.since)),
+    );
+  return Number(row?.used ?? 0);
 }
 
 /** Hourly usage of one proxy user since a moment, oldest first. */

@@ -1,5 +1,6 @@
 import { and, desc, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
+import { proxyUserUsage } from '../schema/proxy-users.ts';
 import { usageBuckets, usageErrors, usageHosts } from '../schema/traffic.ts';
 
 export interface UsageTotals {
@@ -59,6 +60,7 @@ export async function deleteUsageBefore(db: Executor, params: { before: Date }):
   await db.delete(usageBuckets).where(sql`${usageBuckets.bucketStart} < ${before}`);
   await db.delete(usageErrors).where(sql`${usageErrors.bucketStart} < ${before}`);
   await db.delete(usageHosts).where(sql`${usageHosts.dayStart} < ${before}`);
+  await db.delete(proxyUserUsage).where(sql`${proxyUserUsage.bucketStart} < ${before}`);
 }
 
 /** A plan's refusals by error code since a moment, most frequent first. */

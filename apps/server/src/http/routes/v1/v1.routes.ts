@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../../services/context.ts';
 import { getApiKey, guardWithApiKeys } from './api-key-auth.ts';
 import { v1CredentialRoutes } from './credentials.routes.ts';
 import { v1ProxyListRoutes } from './proxy-list.routes.ts';
+import { v1ProxyUserRoutes } from './proxy-users.routes.ts';
 import { v1PurchaseRoutes } from './purchases.routes.ts';
 import { v1TopupRoutes } from './topups.routes.ts';
 import { v1UsageRoutes } from './usage.routes.ts';
@@ -61,4 +62,5 @@ export const v1Routes: FastifyPluginAsyncZod<{ ctx: ServiceContext; payments: Pa
   await app.register(v1UsageRoutes, { ctx });
   await app.register(v1ProxyListRoutes, { ctx });
   await app.register(v1CredentialRoutes, { ctx });
+  await app.register(v1ProxyUserRoutes, { ctx });
 };
