@@ -34,6 +34,7 @@ import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { dashboardRoutes } from './routes/dashboard/dashboard.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
+import { dashboardProxyUserRoutes } from './routes/proxy-users/dashboard-proxy-users.routes.ts';
 import { allowlistRoutes } from './routes/subuser/allowlist.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { threadRequestsRoutes } from './routes/thread-requests/thread-requests.routes.ts';
@@ -192,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(dashboardRoutes, { ctx });
       await api.register(topupRoutes, { ctx, payments });
       await api.register(adminRoutes, { ctx, payments, prefix: '/admin' });
+      await api.register(dashboardProxyUserRoutes, { ctx });
       await api.register(v1Routes, { ctx, payments, prefix: '/v1' });
     },
     { prefix: '/api' },

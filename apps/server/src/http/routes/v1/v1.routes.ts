@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PaymentProviders } from '../../../payments/providers.ts';
 import type { ServiceContext } from '../../../services/context.ts';
+import { proxyUserRoutes } from '../proxy-users/proxy-users.routes.ts';
 import { getApiKey, guardWithApiKeys } from './api-key-auth.ts';
 import { v1CredentialRoutes } from './credentials.routes.ts';
 import { v1ProxyListRoutes } from './proxy-list.routes.ts';
-import { v1ProxyUserRoutes } from './proxy-users.routes.ts';
 import { v1PurchaseRoutes } from './purchases.routes.ts';
 import { v1TopupRoutes } from './topups.routes.ts';
 import { v1UsageRoutes } from './usage.routes.ts';
@@ -62,5 +62,14 @@ export const v1Routes: FastifyPluginAsyncZod<{ ctx: ServiceContext; payments: Pa
   await app.register(v1UsageRoutes, { ctx });
   await app.register(v1ProxyListRoutes, { ctx });
   await app.register(v1CredentialRoutes, { ctx });
-  await app.register(v1ProxyUserRoutes, { ctx });
+  await app.register(proxyUserRoutes, {
+    ctx,
+    audience: {
+      userIdOf: (request) => getApiKey(request).user.id,
+      tags: ['public API v1'],
+      security: V1_SECURITY,
+      errors: V1_ERRORS,
+      hasScopes: true,
+    },
+  });
 };
