@@ -6,7 +6,7 @@ import {
   type ProxyListFormat,
   randomSessionIds,
 } from '@bytegate/contracts/proxy-list';
-import { listActivePlans } from '@bytegate/db/queries';
+import { getOwnProxyUser, listActivePlans } from '@bytegate/db/queries';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -32,6 +32,8 @@ const listQuerySchema = z.object({
     .min(1, 'quantity must be a whole number of 1 or more.')
     .default(10),
   output: z.enum(['txt', 'csv', 'json'], { error: 'output must be txt, csv or json.' }).default('txt'),
+  /** One of the plan's proxy users: its login and password in the lines instead of the plan's. */
+  proxy_user_id: idField('proxy_user_id').optional(),
 });
 
 /** A CSV field, quoted when it must be (RFC 4180). */
@@ -55,7 +57,8 @@ export const v1ProxyListRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> =
         description:
           'Scope `read`. Rotating lines each carry their own `sessid`, so tools spreading work over lines get ' +
           'distinct IPs; sticky lines each use their own sticky port. `quantity` is at most 1000 rotating, or the ' +
-          'number of sticky ports. `host=ip` uses the gateway address instead of its name, where one is set.',
+          'number of sticky ports. `host=ip` uses the gateway address instead of its name, where one is set. ' +
+          'With `proxy_user_id`, the lines carry that proxy user’s login and password.',
         security: V1_SECURITY,
         params: z.object({ id: idField('Plan id') }),
         querystring: listQuerySchema,
@@ -91,6 +94,18 @@ export const v1ProxyListRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> =
       if (!plan) {
         throw new DomainError('NOT_FOUND', 'No such plan');
       }
+      const credentials = { login: plan.login, password: plan.password };
+      if (query.proxy_user_id !== undefined) {
+        const found = await getOwnProxyUser(ctx.db, {
+          userId: user.id,
+          proxyUserId: knownId(query.proxy_user_id, 'No such proxy user'),
+        });
+        if (!found || found.proxyUser.planId !== plan.id) {
+          throw new DomainError('NOT_FOUND', 'No such proxy user');
+        }
+        credentials.login = found.proxyUser.login;
+        credentials.password = found.proxyUser.password;
+      }
       const { gateway } = ctx.config;
       if (query.host === 'ip' && !gateway.ip) {
         throw new DomainError('VALIDATION_FAILED', 'This gateway has no published IP address: use host=dns.');
@@ -114,7 +129,7 @@ export const v1ProxyListRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> =
       const ids = isRotating && !isAllowlist ? randomSessionIds(query.quantity) : [];
       const lines = buildProxyList({
         endpoints,
-        credentials: { login: plan.login, password: plan.password },
+        credentials,
         protocol: query.protocol,
         session: query.session,
         format: query.format,
@@ -129,8 +144,12 @@ export const v1ProxyListRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> =
         line,
         host: endpoints.host,
         port: isRotating ? rotatingPort : endpoints.stickyPorts.first + i,
-        username: isAllowlist ? null : isRotating ? `${plan.login}__sessid.${ids[i]}` : plan.login,
-        password: isAllowlist ? null : plan.password,
+        username: isAllowlist
+          ? null
+          : isRotating
+            ? `${credentials.login}__sessid.${ids[i]}`
+            : credentials.login,
+        password: isAllowlist ? null : credentials.password,
       }));
       if (query.output === 'json') {
         return { plan_id: plan.id, format: query.format, lines: parts };

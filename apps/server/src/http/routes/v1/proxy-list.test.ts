@@ -95,6 +95,35 @@ describe.each(testDatabaseKinds())('GET /api/v1/plans/:id/proxy-list on %s', (ki
     expect((await list('quantity=1', 'not-an-id')).status).toBe(404);
   });
 
+  it('carries a proxy user’s login and password with proxy_user_id; another plan’s or an unknown one is a 404', async () => {
+    const created = await server.request<{ proxy_user: { id: string; login: string; password: string } }>(
+      'POST',
+      `/api/plans/${customer.planId}/proxy-users`,
+      { token: customer.token, body: { label: 'list user' } },
+    );
+    const proxyUser = created.body.proxy_user;
+    const answer = await list(`quantity=2&output=json&proxy_user_id=${proxyUser.id}`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as {
+      lines: Array<{ line: string; username: string; password: string }>;
+    };
+    expect(body.lines).toHaveLength(2);
+    for (const part of body.lines) {
+      expect(part.username).toMatch(new RegExp(`^${proxyUser.login}__sessid\\.`));
+      expect(part.password).toBe(proxyUser.password);
+      expect(part.line).toContain(proxyUser.password);
+      expect(part.line).not.toContain(customer.login);
+    }
+    const text = await (
+      await list(`quantity=1&format=user:pass@host:port&proxy_user_id=${proxyUser.id}`)
+    ).text();
+    expect(text).toContain(`${proxyUser.login}__sessid.`);
+    expect((await list('quantity=1&proxy_user_id=00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await list('quantity=1&proxy_user_id=nope')).status).toBe(404);
+    const stranger = await buyDatacenterPlan(server);
+    expect((await list(`quantity=1&proxy_user_id=${proxyUser.id}`, stranger.planId)).status).toBe(404);
+  });
+
   it('regenerates a plan password with a proxy_users key (the list then carries the new one); 403 with read only', async () => {
     const refused = await server.request('POST', `/api/v1/plans/${customer.planId}/regenerate-password`, {
       token: secret,
