@@ -8,6 +8,8 @@ export const queryKeys = {
   plans: ['plans'] as const,
   plan: (planId: string) => ['plans', planId] as const,
   allowlist: (planId: string) => ['plans', planId, 'allowlist'] as const,
+  /** A plan's proxy users, every page loaded so far. */
+  proxyUsers: (planId: string) => ['plans', planId, 'proxy-users'] as const,
   proxySettings: (poolType: string) => ['proxy-settings', poolType] as const,
   geoOptions: (list: string, poolType: string, filter: object) =>
     ['geo-options', list, poolType, filter] as const,

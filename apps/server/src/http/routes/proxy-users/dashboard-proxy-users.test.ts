@@ -64,4 +64,22 @@ describe.each(testDatabaseKinds())('proxy users for a signed-in session on %s', 
     expect((await server.request('DELETE', `/api/proxy-users/${id}`, { token })).status).toBe(204);
     expect((await server.request('GET', `/api/proxy-users/${id}`, { token })).status).toBe(404);
   });
+
+  it('documents the public API’s proxy-user routes with examples in the OpenAPI reference', async () => {
+    const document = await server.request<{
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    }>('GET', '/api/openapi.json');
+    const create = document.body.paths['/api/v1/plans/{id}/proxy-users']?.post;
+    expect(create?.requestBody?.content['application/json']?.example).toMatchObject({
+      traffic_cap_gb: 2.5,
+      cap_period: 'month',
+    });
+    const move = document.body.paths['/api/v1/proxy-users/{id}/traffic']?.post;
+    expect(JSON.stringify(move?.requestBody)).toContain('to_proxy_user');
+    // The dashboard's copies are documented too, under their own tag.
+    expect(document.body.paths['/api/plans/{id}/proxy-users']?.get).toBeDefined();
+  });
 });

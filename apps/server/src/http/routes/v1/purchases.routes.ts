@@ -40,7 +40,7 @@ export const v1PurchaseRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = 
           'with a different body is 409 `CONFLICT`. Keys are kept a day.',
         security: V1_SECURITY,
         headers: z.object({ 'idempotency-key': idempotencyKeySchema }),
-        body: purchaseBodySchema,
+        body: purchaseBodySchema.meta({ examples: [{ pool_type: 'residential', gb: 10 }] }),
         response: {
           201: z.object({ order: v1OrderSchema, plan: v1PlanSchema, balance_usd: z.number() }),
           400: z.union([insufficientBalanceSchema, errorResponseSchema]),

@@ -28,11 +28,13 @@ export const v1TopupRoutes: FastifyPluginAsyncZod<{
           'Scope `billing`. `amount_usd` in dollars (up to two decimals, within the top-up limits). The order stays ' +
           '`pending` until the provider confirms payment; nothing is credited before.',
         security: V1_SECURITY,
-        body: z.object({
-          provider: z.enum(PROVIDER_NAMES),
-          amount_usd: topupAmountSchema,
-          payment_method: text('Payment method', { shouldTrim: true }).max(32).optional(),
-        }),
+        body: z
+          .object({
+            provider: z.enum(PROVIDER_NAMES),
+            amount_usd: topupAmountSchema,
+            payment_method: text('Payment method', { shouldTrim: true }).max(32).optional(),
+          })
+          .meta({ examples: [{ provider: 'cryptomus', amount_usd: 50 }] }),
         response: {
           201: z.object({
             order_id: z.string(),
