@@ -69,7 +69,7 @@ describe.each(testDatabaseKinds())('proxy users for a signed-in session on %s', 
     const document = await server.request<{
       paths: Record<
         string,
-        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+        Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>
       >;
     }>('GET', '/api/openapi.json');
     const create = document.body.paths['/api/v1/plans/{id}/proxy-users']?.post;
