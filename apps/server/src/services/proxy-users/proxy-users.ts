@@ -239,7 +239,8 @@ async function periodCounters(
 
 /**
  * Changes a proxy user's fields. The gateways see it within a second (the write touches the plan), so a
- * lowered cap, a smaller thread limit or a disable applies to open connections within 2 s.
+ * cap it is now over or a disable closes its open connections within 2 s; a smaller thread limit holds
+ * back new ones until it is under it.
  */
 export async function updateProxyUserFields(
   ctx: ServiceContext,
