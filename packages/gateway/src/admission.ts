@@ -194,7 +194,9 @@ async function checkPlan(
     isNewSlot && userKey && userLimit !== undefined ? deps.threads.acquire(userKey, userLimit) : null;
   const traffic = deps.meter.allowance.prepare?.(plan.planId);
   const capTraffic = cap && userKey ? deps.meter.allowance.prepare?.(userKey) : undefined;
-  const agreed = deps.directory ? agreeOnSession(deps, deps.directory, plan, targeting, session) : undefined;
+  const agreed = deps.directory
+    ? agreeOnSession(deps, deps.directory, plan, user, targeting, session)
+    : undefined;
   // In-process everything has answered already: no round of promises per connection for nothing.
   const isWaiting =
     slot instanceof Promise ||
@@ -251,6 +253,7 @@ async function agreeOnSession(
   deps: AdmissionDeps,
   directory: SessionDirectory,
   plan: PlanAccess,
+  user: ProxyUserAccess | undefined,
   targeting: Targeting,
   session: ClientSession,
 ): Promise<void> {
@@ -260,8 +263,9 @@ async function agreeOnSession(
   }
   const choice = {
     sessions,
-    planId: plan.planId,
-    defaultTtlMinutes: plan.saved?.rotationMinutes ?? deps.defaultSessionTtlMinutes ?? 30,
+    // As the dialer's (exit-dialer.ts): a proxy user's sessions are its own.
+    planId: user ? proxyUserKey(user.proxyUserId) : plan.planId,
+    defaultTtlMinutes: (user?.saved ?? plan.saved)?.rotationMinutes ?? deps.defaultSessionTtlMinutes ?? 30,
     stickyPort: session.stickyPort,
   };
   const key = sessionKey(choice, targeting);

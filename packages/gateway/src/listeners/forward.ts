@@ -108,7 +108,7 @@ class ForwardFlow implements ExchangeEvents {
     private readonly address: string,
     private readonly port: number,
   ) {
-    this.dialer = new ExitDialer(ctx, admitted.plan, admitted.targeting, session.stickyPort);
+    this.dialer = new ExitDialer(ctx, admitted, admitted.targeting, session.stickyPort);
   }
 
   start(body: Buffer): void {

@@ -41,6 +41,7 @@ export function pickExit(exits: readonly Exit[], targeting: Targeting, avoid?: s
 
 export interface StickyChoice {
   sessions: StickySessions;
+  /** Whose sessions these are: a plan's id, or its proxy user's key (each has sessions of its own). */
   planId: string;
   defaultTtlMinutes: number;
   /** The sticky port the client connected to: the port is then the session. */

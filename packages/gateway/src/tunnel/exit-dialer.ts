@@ -4,7 +4,7 @@ import { GatewayError } from '../errors.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { SessionDirectory } from '../shared-state.ts';
-import type { Exit, GatewayStore, PlanAccess } from '../store.ts';
+import type { Exit, GatewayStore, PlanAccess, ProxyUserAccess } from '../store.ts';
 import type { ExitHealth } from './exit-health.ts';
 import { connectTarget } from './relay.ts';
 import { connectViaUpstream } from './upstream.ts';
@@ -137,15 +137,18 @@ export class ExitDialer implements StickyChoice {
 
   constructor(
     settings: DialSettings,
-    plan: PlanAccess,
+    admitted: { plan: PlanAccess; proxyUser?: ProxyUserAccess | undefined; userKey?: string | undefined },
     private readonly targeting: Targeting,
     readonly stickyPort: number | undefined,
   ) {
+    const { plan, proxyUser } = admitted;
     this.exits = settings.store.listExits(plan.poolType);
     this.sessions = settings.sessions;
-    this.planId = plan.planId;
-    // The plan's saved rotation interval is its sticky window.
-    this.defaultTtlMinutes = plan.saved?.rotationMinutes ?? settings.defaultSessionTtlMinutes;
+    // A proxy user's sessions are its own: a reseller's customers naming the same sessid never meet.
+    this.planId = admitted.userKey ?? plan.planId;
+    // The saved rotation interval (the proxy user's, else the plan's) is its sticky window.
+    this.defaultTtlMinutes =
+      (proxyUser?.saved ?? plan.saved)?.rotationMinutes ?? settings.defaultSessionTtlMinutes;
     this.timeoutMs = settings.exitConnectTimeoutMs;
     this.health = settings.exitHealth;
     this.directory = settings.directory;

@@ -42,6 +42,9 @@ function newUser(plan: PlanAccess, overrides: Partial<ProxyUserAccess> = {}): Pr
 
 let stream: Server;
 let streamPort: number;
+/** Answers with the address the request came from: which exit carried it. */
+let echo: Server;
+let echoPort: number;
 let store: InMemoryGatewayStore;
 let gateway: Gateway;
 let httpPort: number;
@@ -70,6 +73,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => stream.listen(0, '127.0.0.1', resolve));
   streamPort = (stream.address() as AddressInfo).port;
+  echo = createServer((socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.once('data', () => {
+      const body = String(socket.remoteAddress);
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    });
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  echoPort = (echo.address() as AddressInfo).port;
   store = new InMemoryGatewayStore().addExit({
     id: 'local',
     kind: 'direct',
@@ -78,12 +90,20 @@ beforeAll(async () => {
     isRisky: false,
     localAddress: '127.0.0.2',
   });
+  store.addExit({
+    id: 'local-2',
+    kind: 'direct',
+    poolType: 'datacenter',
+    country: 'US',
+    isRisky: false,
+    localAddress: '127.0.0.3',
+  });
   gateway = createGateway(store, {
     host: '127.0.0.1',
     httpPort: 0,
     socksPort: 0,
     allowPrivateTargets: true,
-    openPorts: new Set([streamPort]),
+    openPorts: new Set([streamPort, echoPort]),
   });
   const ports = await gateway.listen();
   httpPort = ports.httpPort;
@@ -93,7 +113,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await new Promise((resolve) => stream?.close(resolve));
+  await new Promise((resolve) => echo?.close(resolve));
 });
+
+/** The exit address a forward request with this username left from. */
+function exitOf(username: string, password: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(httpPort, '127.0.0.1', () => {
+      socket.write(
+        `GET http://127.0.0.1:${echoPort}/ HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nConnection: close\r\nProxy-Authorization: ${basic(username, password)}\r\n\r\n`,
+      );
+    });
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text.slice(text.indexOf('\r\n\r\n') + 4)));
+  });
+}
 
 const basic = (login: string, password: string) =>
   `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
@@ -256,5 +294,25 @@ describe('proxy users of one plan', () => {
     } finally {
       store.removeProxyUserAddress('127.0.0.1');
     }
+  });
+
+  it('keeps each user’s sessions its own: the same sessid names two sessions', async () => {
+    const plan = newPlan();
+    const one = newUser(plan);
+    const two = newUser(plan);
+    store.addPlan(plan).addProxyUser(one).addProxyUser(two);
+    let same = 0;
+    const names = Array.from({ length: 20 }, (_, i) => `shared${i}`);
+    for (const name of names) {
+      const first = await exitOf(`${one.login}__sessid.${name}`, one.password);
+      // A session holds its exit for its user.
+      expect(await exitOf(`${one.login}__sessid.${name}`, one.password)).toBe(first);
+      if ((await exitOf(`${two.login}__sessid.${name}`, two.password)) === first) {
+        same += 1;
+      }
+    }
+    // Shared sessions would put the second user on the first one's exit every time (20 of 20); its own
+    // sessions pick at random between two exits (all 20 alike by chance: one in a million).
+    expect(same).toBeLessThan(names.length);
   });
 });
