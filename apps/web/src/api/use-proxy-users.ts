@@ -24,7 +24,9 @@ export function useProxyUsers(planId: string) {
 }
 
 function mapUsers(data: Pages | undefined, change: (users: ProxyUser[]) => ProxyUser[]): Pages | undefined {
-  return data && { ...data, pages: data.pages.map((page) => ({ ...page, proxy_users: change(page.proxy_users) })) };
+  return (
+    data && { ...data, pages: data.pages.map((page) => ({ ...page, proxy_users: change(page.proxy_users) })) }
+  );
 }
 
 /** Puts a changed user in place of its old self, wherever the loaded pages hold it. */

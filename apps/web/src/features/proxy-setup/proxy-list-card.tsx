@@ -1,6 +1,6 @@
 import type { Plan } from '@bytegate/contracts/billing';
 import { DownloadIcon } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
@@ -25,10 +25,13 @@ export function ProxyListCard({
   plan,
   base,
   hosts,
+  description,
 }: {
   plan: Plan;
   base: Omit<GatewayEndpoints, 'host'>;
   hosts: { dns: string; ip: string | null };
+  /** In place of the card's own description: whose credentials the lines carry. */
+  description?: ReactNode;
 }) {
   const [quantityText, setQuantityText] = useState(() =>
     String(Math.min(10, maxListQuantity(endpointsFor(base, hosts, 'dns'), 'sticky'))),
@@ -79,8 +82,8 @@ export function ProxyListCard({
       <CardHeader>
         <CardTitle>Proxy List</CardTitle>
         <CardDescription>
-          Sticky lists give each line its own port and IP; rotating lines each carry their own session id. Use
-          host:port lines with the IP allowlist below.
+          {description ??
+            'Sticky lists give each line its own port and IP; rotating lines each carry their own session id. Use host:port lines with the IP allowlist below.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

@@ -1,6 +1,6 @@
 import type { Plan } from '@bytegate/contracts/billing';
 import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
-import { NetworkIcon, SlidersHorizontalIcon } from 'lucide-react';
+import { KeyRoundIcon, NetworkIcon, SlidersHorizontalIcon, UsersIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { useConfig } from '../../api/use-config.ts';
@@ -16,9 +16,19 @@ import { ProxyAccessCard } from './proxy-access-card.tsx';
 import type { GatewayEndpoints } from './proxy-endpoints.ts';
 import { ProxyListCard } from './proxy-list-card.tsx';
 import { ProxyUrlCard } from './proxy-url-card.tsx';
+import { ProxyUsersPanel } from './proxy-users-panel.tsx';
 import { UsageCard } from './usage-card.tsx';
 
 type Navigate = (id: 'plans' | 'proxy-settings') => void;
+
+/** A pool's two views: the plan's own access, and its proxy users. */
+type PlanView = 'access' | 'proxy-users';
+
+// The views' tabs sit under the pools' pills as a lighter, underlined row: a choice within the pool.
+const VIEW_LIST_CLASSES =
+  'flex h-auto w-full justify-start gap-6 rounded-none border-b border-gray-200 bg-transparent p-0';
+const VIEW_TRIGGER_CLASSES =
+  '-mb-px h-10 rounded-none border-b-2 border-transparent px-0.5 text-gray-600 data-[state=active]:border-brand-600 data-[state=active]:bg-transparent data-[state=active]:text-brand-700 data-[state=active]:shadow-none [&_svg]:size-4';
 
 function EmptyState({ title, onNavigate }: { title: string; onNavigate: Navigate }) {
   return (
@@ -50,6 +60,44 @@ function LoadingState() {
 }
 
 function PoolPanel({
+  plan,
+  base,
+  hosts,
+  view,
+  onViewChange,
+  onNavigate,
+}: {
+  plan: Plan;
+  base: Omit<GatewayEndpoints, 'host'>;
+  hosts: { dns: string; ip: string | null };
+  view: PlanView;
+  onViewChange: (view: PlanView) => void;
+  onNavigate: Navigate;
+}) {
+  return (
+    <Tabs value={view} onValueChange={(value) => onViewChange(value as PlanView)}>
+      <TabsList aria-label={`${POOL_NAMES[plan.poolType]} plan`} className={VIEW_LIST_CLASSES}>
+        <TabsTrigger value="access" className={VIEW_TRIGGER_CLASSES}>
+          <KeyRoundIcon aria-hidden="true" />
+          Access
+        </TabsTrigger>
+        <TabsTrigger value="proxy-users" className={VIEW_TRIGGER_CLASSES}>
+          <UsersIcon aria-hidden="true" />
+          Proxy users
+        </TabsTrigger>
+      </TabsList>
+      <TabsContent value="access" className="mt-6">
+        <AccessPanel plan={plan} base={base} hosts={hosts} onNavigate={onNavigate} />
+      </TabsContent>
+      <TabsContent value="proxy-users" className="mt-6">
+        <ProxyUsersPanel plan={plan} base={base} hosts={hosts} />
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+/** The plan's own credentials, usage, threads, a working cURL command, lists and the IP allowlist. */
+function AccessPanel({
   plan,
   base,
   hosts,
@@ -89,11 +137,16 @@ function PoolPanel({
   );
 }
 
-/** Proxy Setup: per pool, the credentials, usage, a working cURL command, lists and the IP allowlist. */
+/**
+ * Proxy Setup: per pool, the plan's access (credentials, usage, a working cURL command, lists and the IP
+ * allowlist) and its proxy users.
+ */
 export function ProxySetupSection({ onNavigate }: { onNavigate: Navigate }) {
   const plans = usePlans();
   const config = useConfig();
   const [selected, setSelected] = useState<PoolType | null>(null);
+  // The view chosen stays as the pool changes.
+  const [view, setView] = useState<PlanView>('access');
 
   useEffect(() => {
     if (plans.isError) {
@@ -148,7 +201,14 @@ export function ProxySetupSection({ onNavigate }: { onNavigate: Navigate }) {
         return (
           <TabsContent key={pool} value={pool} className="mt-6">
             {plan ? (
-              <PoolPanel plan={plan} base={base} hosts={hosts} onNavigate={onNavigate} />
+              <PoolPanel
+                plan={plan}
+                base={base}
+                hosts={hosts}
+                view={view}
+                onViewChange={setView}
+                onNavigate={onNavigate}
+              />
             ) : (
               <EmptyState title={`No ${POOL_NAMES[pool]} Plan Active`} onNavigate={onNavigate} />
             )}

@@ -1,5 +1,5 @@
 import type { Plan } from '@bytegate/contracts/billing';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -62,10 +62,13 @@ export function ProxyUrlCard({
   plan,
   base,
   hosts,
+  description,
 }: {
   plan: Plan;
   base: Omit<GatewayEndpoints, 'host'>;
   hosts: GatewayHosts;
+  /** In place of the card's own description: whose credentials the command carries. */
+  description?: ReactNode;
 }) {
   const [protocol, setProtocol] = useState<ProxyProtocol>('http');
   const [session, setSession] = useState<SessionType>('rotating');
@@ -84,8 +87,8 @@ export function ProxyUrlCard({
       <CardHeader>
         <CardTitle>Proxy URL</CardTitle>
         <CardDescription>
-          Rotating gives a new IP on every connection; sticky keeps one IP per sticky port for the rotation
-          interval.
+          {description ??
+            'Rotating gives a new IP on every connection; sticky keeps one IP per sticky port for the rotation interval.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

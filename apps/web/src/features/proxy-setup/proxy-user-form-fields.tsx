@@ -3,8 +3,8 @@ import { type UseFormReturn, useWatch } from 'react-hook-form';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
-import { PERIOD_CHOICES, PERIODS } from './proxy-user-format.ts';
 import type { ProxyUserFormValues } from './proxy-user-form-rules.ts';
+import { PERIOD_CHOICES, PERIODS } from './proxy-user-format.ts';
 
 const SELECT_CLASSES =
   'block h-10 w-full rounded-lg border border-gray-300 bg-white px-3 text-sm text-gray-900 shadow-xs focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none aria-invalid:border-red-500';

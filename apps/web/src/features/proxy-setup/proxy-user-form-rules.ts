@@ -101,7 +101,10 @@ function allowlistProblem(value: string): string | undefined {
 /** The form's rules: the server's, with its messages, against this plan's thread limit. */
 export function proxyUserFormSchema(planThreads: number) {
   return z.object({
-    label: text('Label', { shouldTrim: true }).max(PROXY_USER_LABEL_MAX_LENGTH, proxyUserMessages.labelTooLong),
+    label: text('Label', { shouldTrim: true }).max(
+      PROXY_USER_LABEL_MAX_LENGTH,
+      proxyUserMessages.labelTooLong,
+    ),
     login: z
       .string()
       .trim()
@@ -167,7 +170,10 @@ export function changedFieldsOf(values: ProxyUserFormValues, user: ProxyUser): P
     fields.label = values.label.trim();
   }
   const cap = capFields(values);
-  if (cap.traffic_cap_gb !== (user.traffic_cap?.gb ?? null) || cap.cap_period !== (user.traffic_cap?.period ?? null)) {
+  if (
+    cap.traffic_cap_gb !== (user.traffic_cap?.gb ?? null) ||
+    cap.cap_period !== (user.traffic_cap?.period ?? null)
+  ) {
     Object.assign(fields, cap);
   }
   const threads = parseThreads(values.threads);

@@ -2,8 +2,8 @@ import { BYTES_PER_GB } from '@bytegate/contracts/constants';
 import {
   bytesToGbText,
   type ProxyUser,
-  type TrafficCapPeriod,
   TRAFFIC_CAP_PERIODS,
+  type TrafficCapPeriod,
 } from '@bytegate/contracts/proxy-users';
 import { formatDate } from '../admin/format.ts';
 
@@ -17,31 +17,35 @@ const BYTES_PER_MB = 1024 ** 2;
 export const displayName = (user: Pick<ProxyUser, 'label' | 'login'>) => user.label.trim() || user.login;
 
 /** How a cap period reads: in the form's choice, after an amount ("1.5 GB per month"), after usage. */
-export const PERIODS: Record<TrafficCapPeriod, { choice: string; per: string; span: string; hint: string }> = {
-  day: {
-    choice: 'Per day',
-    per: 'per day',
-    span: 'today',
-    hint: 'Counts from 00:00 UTC and starts again every day.',
-  },
-  month: {
-    choice: 'Per month',
-    per: 'per month',
-    span: 'this month',
-    hint: 'Counts from the 1st of the month (UTC) and starts again every month.',
-  },
-  lifetime: {
-    choice: 'Lifetime',
-    per: 'lifetime',
-    span: 'lifetime',
-    hint: 'Never starts again: sets that much of the plan’s traffic aside for this user.',
-  },
-};
-export const PERIOD_CHOICES = TRAFFIC_CAP_PERIODS.map((period) => ({ value: period, label: PERIODS[period].choice }));
+export const PERIODS: Record<TrafficCapPeriod, { choice: string; per: string; span: string; hint: string }> =
+  {
+    day: {
+      choice: 'Per day',
+      per: 'per day',
+      span: 'today',
+      hint: 'Counts from 00:00 UTC and starts again every day.',
+    },
+    month: {
+      choice: 'Per month',
+      per: 'per month',
+      span: 'this month',
+      hint: 'Counts from the 1st of the month (UTC) and starts again every month.',
+    },
+    lifetime: {
+      choice: 'Lifetime',
+      per: 'lifetime',
+      span: 'lifetime',
+      hint: 'Never starts again: sets that much of the plan’s traffic aside for this user.',
+    },
+  };
+export const PERIOD_CHOICES = TRAFFIC_CAP_PERIODS.map((period) => ({
+  value: period,
+  label: PERIODS[period].choice,
+}));
 
-/** An amount of traffic as a number and a unit: MB below a hundredth of a GB, else GB to two decimals. */
+/** An amount of traffic as a number and a unit: MB below a tenth of a GB, else GB to two decimals. */
 function amount(bytes: number): { value: string; unit: 'MB' | 'GB' } {
-  if (bytes > 0 && bytes < BYTES_PER_GB / 100) {
+  if (bytes > 0 && bytes < BYTES_PER_GB / 10) {
     return { value: String(Number((bytes / BYTES_PER_MB).toFixed(1))), unit: 'MB' };
   }
   return { value: String(Number((bytes / BYTES_PER_GB).toFixed(2))), unit: 'GB' };
@@ -72,10 +76,18 @@ export interface UsageSummary {
 export function summarizeUsage(user: Pick<ProxyUser, 'traffic_cap' | 'usage'>): UsageSummary {
   const { traffic_cap: cap, usage } = user;
   if (cap === null) {
-    return { text: `${formatTraffic(usage.lifetime_used_bytes)} used`, percent: null, aside: 'No cap', tone: 'normal' };
+    return {
+      text: `${formatTraffic(usage.lifetime_used_bytes)} used`,
+      percent: null,
+      aside: 'No cap',
+      tone: 'normal',
+    };
   }
   const used = amount(usage.period_used_bytes);
-  const of = used.unit === 'GB' ? `${used.value} of ${formatCap(cap.bytes)}` : `${used.value} MB of ${formatCap(cap.bytes)}`;
+  const of =
+    used.unit === 'GB'
+      ? `${used.value} of ${formatCap(cap.bytes)}`
+      : `${used.value} MB of ${formatCap(cap.bytes)}`;
   const percent = cap.bytes > 0 ? Math.min(100, (usage.period_used_bytes / cap.bytes) * 100) : 100;
   const left = usage.cap_left_bytes ?? Math.max(0, cap.bytes - usage.period_used_bytes);
   const tone: UsageTone = left <= 0 ? 'reached' : percent >= 90 ? 'near' : 'normal';
@@ -105,7 +117,9 @@ export function describeReset(user: Pick<ProxyUser, 'traffic_cap' | 'usage'>): s
 
 /** The cap as a setting: 'No cap', '1.5 GB per month'. */
 export function describeCap(user: Pick<ProxyUser, 'traffic_cap'>): string {
-  return user.traffic_cap ? `${formatCap(user.traffic_cap.bytes)} ${PERIODS[user.traffic_cap.period].per}` : 'No cap';
+  return user.traffic_cap
+    ? `${formatCap(user.traffic_cap.bytes)} ${PERIODS[user.traffic_cap.period].per}`
+    : 'No cap';
 }
 
 /** The thread limit: its own ('5 threads') or the plan's ('Plan’s 500'). */
@@ -118,7 +132,10 @@ const listed = (values: ReadonlyArray<string | number>, max = 3) =>
   values.length <= max ? values.join(', ') : `${values.slice(0, max).join(', ')} +${values.length - max}`;
 
 /** Whose targeting applies, and a line on what its own is, when it has one. */
-export function describeTargeting(user: Pick<ProxyUser, 'targeting'>): { title: string; detail: string | null } {
+export function describeTargeting(user: Pick<ProxyUser, 'targeting'>): {
+  title: string;
+  detail: string | null;
+} {
   const targeting = user.targeting;
   if (targeting === null) {
     return { title: 'Uses the plan’s Proxy Settings', detail: null };
