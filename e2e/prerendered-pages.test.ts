@@ -36,6 +36,7 @@ const articles: Array<[string, string]> = [
   ['/help/targeting/default-targeting', 'Default Targeting'],
   ['/help/targeting/target-filters', 'Target Filters'],
   ['/help/threads', 'Threads'],
+  ['/help/api', 'Automate with the API'],
 ];
 
 /** `inSite`: under the site's header and footer (sign-in and sign-up have a page of their own). */

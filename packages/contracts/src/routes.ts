@@ -16,6 +16,7 @@ export const HELP_ARTICLE_PATHS = [
   '/help/targeting/default-targeting',
   '/help/targeting/target-filters',
   '/help/threads',
+  '/help/api',
 ] as const;
 
 /** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */

@@ -1,3 +1,4 @@
+import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
 import { describe, expect, it } from 'vitest';
 import { renderHead } from './head-tags.ts';
 import { NOT_FOUND_HEAD, PUBLIC_PAGE_PATHS, pageHeadFor, structuredData } from './page-head.ts';
@@ -5,7 +6,7 @@ import { fillTemplate } from './template.ts';
 
 describe('page heads', () => {
   it('gives every public page its own head, the 404 head to unknown paths, and none to the dashboard', () => {
-    expect(PUBLIC_PAGE_PATHS).toHaveLength(8 + 16);
+    expect(PUBLIC_PAGE_PATHS).toHaveLength(8 + HELP_ARTICLE_PATHS.length);
     expect(pageHeadFor('/help/')).toBe(pageHeadFor('/help'));
     expect(pageHeadFor('/help/targeting')?.type).toBe('article');
     expect(pageHeadFor('/nope')).toBe(NOT_FOUND_HEAD);

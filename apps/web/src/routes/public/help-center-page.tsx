@@ -30,7 +30,7 @@ function useGuideTexts(): { texts: Record<string, string>; load: () => void } {
   return { texts, load };
 }
 
-/** The Help Center: a card for each of the 16 guides, and a search over them (?q= in the address). */
+/** The Help Center: a card for each guide, and a search over them (?q= in the address). */
 export function HelpCenterPage() {
   const inputId = useId();
   const isHydrated = useHydrated();
