@@ -89,8 +89,10 @@ function sampleAt(
   if (text !== undefined && path.length === 0) {
     return text;
   }
+  // A name's known value, unless this field's own list of values does not hold it (`session` is
+  // `token` or `cookie` at sign-in, `rotating` or `sticky` for a proxy list).
   const known = valid(name);
-  if (known !== undefined) {
+  if (known !== undefined && (!schema.enum || schema.enum.includes(known))) {
     return known;
   }
   if (schema.enum) {
