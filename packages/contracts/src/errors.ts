@@ -31,6 +31,17 @@ export const errorCatalogue = {
   INSUFFICIENT_SCOPE: 403,
   /** Staff disabled this account: it cannot sign in, and its proxies stop working. */
   ACCOUNT_DISABLED: 403,
+  /** The account's email is not verified yet: top-ups and purchases wait for the mailed link. */
+  EMAIL_NOT_VERIFIED: 403,
+  /**
+   * The account has two-factor authentication on and this needs its code (`code`: from the
+   * authenticator app, or a recovery code), which did not come.
+   */
+  TWO_FACTOR_REQUIRED: 403,
+  /** The two-factor code (or recovery code) is wrong, already used, or the sign-in it was for expired. */
+  INVALID_TWO_FACTOR_CODE: 403,
+  /** A mailed link (password reset, email verification) is unknown, already used or expired. */
+  INVALID_LINK: 400,
   /** No such route or resource (another user's resource is also a 404). */
   NOT_FOUND: 404,
   /** An account with this email already exists. */

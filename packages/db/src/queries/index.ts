@@ -8,6 +8,7 @@ export * from './exits.ts';
 export * from './gateway.ts';
 export * from './idempotency.ts';
 export * from './ledger.ts';
+export * from './notifications.ts';
 export * from './orders.ts';
 export * from './plans.ts';
 export * from './proxy-settings.ts';

@@ -32,6 +32,7 @@ export const users = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     email: text().notNull().unique(),
+    /** argon2id; anything else (`!`) means no password: deleted, or created with Google and none set yet. */
     passwordHash: text().notNull(),
     firstName: text().notNull(),
     lastName: text().notNull(),
@@ -44,6 +45,18 @@ export const users = pgTable(
     role: userRole().notNull().default('customer'),
     /** Set while staff have disabled the account: no sign-in, and its plans stop at the gateway. */
     disabledAt: timestamp({ withTimezone: true }),
+    /** When the address in `email` was proven by a mailed link (accounts from before migration 0018: then). */
+    emailVerifiedAt: timestamp({ withTimezone: true }),
+    /** The TOTP secret (RFC 6238, base32) while two-factor authentication is on; null while it is off. */
+    totpSecret: text(),
+    totpEnabledAt: timestamp({ withTimezone: true }),
+    /** A secret shown at enrolment, until a code from it confirms it (then it moves to `totpSecret`). */
+    totpPendingSecret: text(),
+    /** The last TOTP time step a code was accepted for: a code (and any older one) is used once. */
+    totpLastStep: bigint({ mode: 'number' }),
+    /** The Google account linked (OpenID Connect `sub`); sign-in with Google finds the account by it. */
+    googleSubject: text().unique(),
+    googleEmail: text(),
     deletedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
