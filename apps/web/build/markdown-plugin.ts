@@ -94,7 +94,11 @@ export function renderMarkdown(source: string, file = 'markdown') {
       },
     },
   });
-  const html = marked.parse(body, { async: false });
+  // Tables scroll sideways inside their own box on a narrow screen, rather than widening the page.
+  const html = marked
+    .parse(body, { async: false })
+    .replace(/<table>/g, '<div class="table-scroll" tabindex="0"><table>')
+    .replace(/<\/table>/g, '</table></div>');
   return { title: data.title, description: data.description, html, headings };
 }
 

@@ -2,8 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { HELP_ARTICLE_PATHS, isWebRoute } from './routes.ts';
 
 describe('web routes', () => {
-  it('lists the 16 help articles', () => {
-    expect(new Set(HELP_ARTICLE_PATHS).size).toBe(16);
+  it('lists the spec’s 16 help articles first, then our own, each once', () => {
+    expect(new Set(HELP_ARTICLE_PATHS).size).toBe(HELP_ARTICLE_PATHS.length);
+    expect(HELP_ARTICLE_PATHS.slice(0, 16)).toEqual([
+      '/help/getting-started',
+      '/help/proxy-settings',
+      '/help/proxy-types',
+      '/help/benefits-best-practices',
+      '/help/troubleshooting',
+      '/help/tutorials/simpleproxy',
+      '/help/tutorials/axios',
+      '/help/blocked-websites',
+      '/help/port-access',
+      '/help/connection-types',
+      '/help/protocols',
+      '/help/connection-hosts',
+      '/help/targeting',
+      '/help/targeting/default-targeting',
+      '/help/targeting/target-filters',
+      '/help/threads',
+    ]);
   });
 
   it('knows the app routes, with or without a trailing slash', () => {
