@@ -156,6 +156,7 @@ const envSchema = z.object({
   GATEWAY_SOCKS_PORT: port.default(8824),
   GATEWAY_STICKY_PORTS: portRange.default({ first: 10000, last: 10099 }),
   GATEWAY_ALLOW_PRIVATE_TARGETS: flag,
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: flag,
   GATEWAY_OPEN_PORTS: portList,
   GATEWAY_WORKERS: z.coerce
     .number({ error: 'must be a whole number from 1 to 64' })
@@ -269,6 +270,12 @@ export interface Config {
   };
   /** Where the exit probe job requests through every exit, and how often; null: no probing. */
   exitProbe: { url: string; intervalSeconds: number } | null;
+  /**
+   * Customers' webhooks: whether they may point at private, loopback or link-local addresses (tests and
+   * local development only; off, every delivery's resolved address is checked, so no webhook reaches
+   * inside our network).
+   */
+  webhooks: { allowPrivateTargets: boolean };
   /** How long SIGTERM lets open tunnels and requests finish before cutting them (README "Shutdown"). */
   shutdownGraceMs: number;
   /**
@@ -392,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     exitProbe: e.EXIT_PROBE_URL
       ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
       : null,
+    webhooks: { allowPrivateTargets: e.WEBHOOKS_ALLOW_PRIVATE_TARGETS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_S * 1000,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
   };

@@ -6,7 +6,7 @@ export { ForwardExchange, forwardRequestFor } from './http1/exchange.ts';
 export { splitAbsoluteUrl } from './http1/messages.ts';
 export { TargetPool } from './http1/target-pool.ts';
 export { BLOCKED_HOST_CATEGORIES, DEFAULT_BLOCKED_HOSTS, DomainSet } from './policy/blocked-hosts.ts';
-export { DEFAULT_OPEN_PORTS, type Unblocks } from './policy/target-policy.ts';
+export { DEFAULT_OPEN_PORTS, isPrivateAddress, type Unblocks } from './policy/target-policy.ts';
 export { exitMatches, sessionKey } from './routing/select-exit.ts';
 export * from './routing/username.ts';
 export * from './shared-state.ts';

@@ -59,7 +59,7 @@ export async function start(config: Config): Promise<void> {
   let metricsServer: MetricsServer | null = null;
   let healthRedis: ReturnType<typeof createRedis> | null = null;
   const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics });
-  const ctx = { config, db: database.db, log: app.log };
+  const ctx = { config, db: database.db, log: app.log, mailer: createMailer(config, app.log) };
   const jobs = backgroundJobs(ctx, payments);
   let stopJobs: () => Promise<void> = async () => undefined;
   if (config.roles.has('jobs')) {

@@ -10,6 +10,7 @@ import {
 } from '../services/proxy-users/proxy-users.ts';
 import {
   buyDatacenterPlan,
+  fetchThroughGateway,
   type GatewayFixture,
   startGatewayFixture,
   within,
@@ -46,28 +47,7 @@ describe.each(testDatabaseKinds())('proxy users at the gateway, on %s', (kind) =
     return { ...customer, userId, proxyUser };
   }
 
-  /** A request through the gateway's forward proxy: its status line and body. */
-  function fetchThrough(credentials: string, path: string): Promise<{ status: string; body: Buffer }> {
-    const url = `${fixture.originUrl}${path}`;
-    return new Promise((resolve, reject) => {
-      const socket = connect(fixture.gateway.httpPort, '127.0.0.1', () => {
-        socket.write(
-          `GET ${url} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nConnection: close\r\nProxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n\r\n`,
-        );
-      });
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        const all = Buffer.concat(chunks);
-        const headEnd = all.indexOf('\r\n\r\n');
-        resolve({
-          status: all.subarray(0, all.indexOf('\r\n')).toString('latin1'),
-          body: headEnd === -1 ? Buffer.alloc(0) : all.subarray(headEnd + 4),
-        });
-      });
-    });
-  }
+  const fetchThrough = (credentials: string, path: string) => fetchThroughGateway(fixture, credentials, path);
 
   function tunnel(credentials: string): Promise<{ socket: Socket; status: string }> {
     const target = new URL(fixture.originUrl).host;

@@ -32,6 +32,7 @@ import { authRoutes } from './routes/auth/auth.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { dashboardRoutes } from './routes/dashboard/dashboard.routes.ts';
+import { notificationsRoutes } from './routes/notifications/notifications.routes.ts';
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
 import { dashboardProxyUserRoutes } from './routes/proxy-users/dashboard-proxy-users.routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(topupRoutes, { ctx, payments });
       await api.register(adminRoutes, { ctx, payments, prefix: '/admin' });
       await api.register(dashboardProxyUserRoutes, { ctx });
+      await api.register(notificationsRoutes, { ctx });
       await api.register(v1Routes, { ctx, payments, prefix: '/v1' });
     },
     { prefix: '/api' },

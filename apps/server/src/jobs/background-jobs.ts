@@ -1,5 +1,9 @@
 import type { PaymentProviders } from '../payments/providers.ts';
-import type { ServiceContext } from '../services/context.ts';
+import type { MailContext } from '../services/context.ts';
+import { checkAlerts } from '../services/notifications/check-alerts.ts';
+import { deliverDueWebhooks } from '../services/notifications/deliver-webhooks.ts';
+import { dispatchNotifications } from '../services/notifications/dispatch-notifications.ts';
+import { runAutoBuys } from '../services/notifications/run-auto-buys.ts';
 import { exitProbeJobs } from './probe-exits.ts';
 import { prunePaymentEvents } from './prune-payment-events.ts';
 import { pruneSessions } from './prune-sessions.ts';
@@ -9,9 +13,41 @@ import type { Job } from './scheduler.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Every background job of the `jobs` role: retention, top-up reconciliation and exit probes. */
-export function backgroundJobs(ctx: ServiceContext, payments: PaymentProviders): Job[] {
+/**
+ * Every background job of the `jobs` role: retention, top-up reconciliation, exit probes, and the
+ * notifications: thresholds checked every 10 s, auto-buys every 15 s (within a minute of a crossing),
+ * notifications mailed and webhooks POSTed every 2 s.
+ */
+export function backgroundJobs(ctx: MailContext, payments: PaymentProviders): Job[] {
   return [
+    {
+      name: 'check-alerts',
+      everyMs: 10_000,
+      run: async () => {
+        await checkAlerts(ctx);
+      },
+    },
+    {
+      name: 'auto-buy',
+      everyMs: 15_000,
+      run: async () => {
+        await runAutoBuys(ctx);
+      },
+    },
+    {
+      name: 'dispatch-notifications',
+      everyMs: 2_000,
+      run: async () => {
+        await dispatchNotifications(ctx);
+      },
+    },
+    {
+      name: 'deliver-webhooks',
+      everyMs: 2_000,
+      run: async () => {
+        await deliverDueWebhooks(ctx);
+      },
+    },
     { name: 'prune-sessions', everyMs: HOUR_MS, run: () => pruneSessions(ctx) },
     { name: 'prune-usage', everyMs: HOUR_MS, run: () => pruneUsage(ctx) },
     {

@@ -98,12 +98,12 @@ const HTML_ESCAPES: Record<string, string> = {
 const SIGNATURE = `The ${PRODUCT_NAME} team`;
 
 /** Plain text: the blocks a blank line apart, then the signature. */
-function textLayout(blocks: string[]): string {
+export function textLayout(blocks: string[]): string {
   return `${[...blocks, `-- \n${SIGNATURE}`].join('\n\n')}\n`;
 }
 
 /** Plain text as HTML paragraphs: blank lines part paragraphs, single line breaks stay. */
-function paragraphs(text: string): string {
+export function paragraphs(text: string): string {
   return text
     .trim()
     .split(/(?:\r?\n){2,}/)
@@ -116,7 +116,7 @@ function paragraphs(text: string): string {
  * tables), inline styles only (mail clients drop style sheets) and colours with enough contrast.
  * `body` is HTML already escaped by the template.
  */
-function htmlLayout(title: string, body: string[]): string {
+export function htmlLayout(title: string, body: string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { createExits, type NewExit } from '@bytegate/db/queries';
 import type { UsageFlushObserver } from '../gateway/db-gateway-store.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
@@ -101,4 +102,31 @@ export async function within(ms: number, check: () => Promise<boolean>): Promise
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Date.now() - started;
+}
+
+/** A request through the gateway's forward proxy with `user:password`: its status line and body. */
+export function fetchThroughGateway(
+  fixture: GatewayFixture,
+  credentials: string,
+  path: string,
+): Promise<{ status: string; body: Buffer }> {
+  const url = `${fixture.originUrl}${path}`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(fixture.gateway.httpPort, '127.0.0.1', () => {
+      socket.write(
+        `GET ${url} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nConnection: close\r\nProxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n\r\n`,
+      );
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const headEnd = all.indexOf('\r\n\r\n');
+      resolve({
+        status: all.subarray(0, all.indexOf('\r\n')).toString('latin1'),
+        body: headEnd === -1 ? Buffer.alloc(0) : all.subarray(headEnd + 4),
+      });
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { sessions } from '../schema/accounts.ts';
 import { notifications } from '../schema/notifications.ts';
@@ -13,7 +13,14 @@ export type NotificationKindValue = NotificationRow['kind'];
  */
 export async function insertNotification(
   db: Executor,
-  params: { userId: string; kind: NotificationKindValue; payload: Record<string, unknown> },
+  params: {
+    userId: string;
+    kind: NotificationKindValue;
+    payload: Record<string, unknown>;
+    /** Set for one handled where it is made (the webhook's test), which the jobs then leave alone. */
+    dispatchedAt?: Date;
+    mailStatus?: NotificationRow['mailStatus'];
+  },
 ): Promise<NotificationRow> {
   const [row] = await db.insert(notifications).values(params).returning();
   if (!row) {
@@ -38,4 +45,84 @@ export async function getSignInHistory(
     .from(sessions)
     .where(and(eq(sessions.userId, params.userId), ne(sessions.id, params.exceptSessionId)));
   return { hasEarlier: row?.hasEarlier ?? false, hasFromAddress: row?.hasFromAddress ?? false };
+}
+
+/**
+ * Takes up to `limit` notifications not yet dispatched, oldest first, and marks them dispatched in the
+ * same statement (rows another jobs process holds are skipped), so each is handed out once. Their
+ * mail stays `pending` until it is sent: `listStaleMailNotifications` finds those a crash left behind.
+ */
+export async function claimUndispatchedNotifications(
+  db: Executor,
+  params: { now: Date; limit: number },
+): Promise<NotificationRow[]> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(isNull(notifications.dispatchedAt))
+      .orderBy(asc(notifications.createdAt))
+      .limit(params.limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) {
+      return [];
+    }
+    const rows = await tx
+      .update(notifications)
+      .set({ dispatchedAt: params.now })
+      .where(
+        inArray(
+          notifications.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+    return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  });
+}
+
+/**
+ * Notifications dispatched more than `olderThanMs` ago whose mail is still `pending` (the process that
+ * took them stopped before sending), re-dated so that only one process retries each.
+ */
+export async function claimStaleMailNotifications(
+  db: Executor,
+  params: { now: Date; olderThanMs: number; limit: number },
+): Promise<NotificationRow[]> {
+  return db.transaction(async (tx) => {
+    const stale = await tx
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.mailStatus, 'pending'),
+          lt(notifications.dispatchedAt, new Date(params.now.getTime() - params.olderThanMs)),
+        ),
+      )
+      .limit(params.limit)
+      .for('update', { skipLocked: true });
+    if (stale.length === 0) {
+      return [];
+    }
+    return tx
+      .update(notifications)
+      .set({ dispatchedAt: params.now })
+      .where(
+        inArray(
+          notifications.id,
+          stale.map((row) => row.id),
+        ),
+      )
+      .returning();
+  });
+}
+
+export async function setNotificationMailStatus(
+  db: Executor,
+  params: { notificationId: string; status: NotificationRow['mailStatus']; error?: string | null },
+): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ mailStatus: params.status, mailError: params.error ?? null })
+    .where(eq(notifications.id, params.notificationId));
 }

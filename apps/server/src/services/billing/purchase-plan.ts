@@ -1,6 +1,7 @@
 import type { PurchasePlanResponse } from '@bytegate/contracts/billing';
 import { planPriceCents } from '@bytegate/contracts/billing';
 import { BYTES_PER_GB, DEFAULT_THREAD_LIMIT } from '@bytegate/contracts/constants';
+import { centsToDollars } from '@bytegate/contracts/money';
 import { type PoolType, POOL_NAMES as poolNames } from '@bytegate/contracts/pools';
 import {
   addPlanTraffic,
@@ -14,9 +15,10 @@ import {
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
+import { notify } from '../notifications/notify.ts';
 import { createPlanCredentials } from '../plans/plan-credentials.ts';
 import { presentPlan } from '../plans/present-plan.ts';
-import { presentOrder } from './present-order.ts';
+import { orderNumberLabel, presentOrder } from './present-order.ts';
 
 export interface PurchasePlanProps {
   userId: string;
@@ -29,9 +31,12 @@ export interface PurchasePlanProps {
    * CONFLICT.
    */
   idempotency?: { key: string; requestHash: string } | undefined;
+  /** An auto-buy's purchase is told as `auto_buy_completed` by the auto-buy, not as `purchase_completed`. */
+  isAutoBuy?: boolean;
 }
 
-export type PurchaseOutcome = PurchasePlanResponse & { isReplay?: boolean };
+/** The answer, and for the server only: whether it replays an earlier one, and the order's row id. */
+export type PurchaseOutcome = PurchasePlanResponse & { isReplay?: boolean; orderRowId?: string };
 
 /**
  * Buys GB of a pool from the balance: debits it (ledger row under the user's row lock), creates the
@@ -93,6 +98,20 @@ export async function purchasePlan(ctx: ServiceContext, props: PurchasePlanProps
           threadLimit: DEFAULT_THREAD_LIMIT[props.poolType],
           trafficTotalBytes: bytes,
         });
+    if (!props.isAutoBuy) {
+      await notify(tx, {
+        userId: props.userId,
+        kind: 'purchase_completed',
+        data: {
+          order_id: orderNumberLabel(order.number),
+          plan_id: plan.id,
+          pool_type: plan.poolType,
+          quantity_gb: props.quantityGb,
+          amount_usd: centsToDollars(priceCents),
+          balance_usd: centsToDollars(entry.balanceAfterCents),
+        },
+      });
+    }
     const response: PurchasePlanResponse = {
       success: true as const,
       plan: presentPlan(plan),
@@ -108,7 +127,7 @@ export async function purchasePlan(ctx: ServiceContext, props: PurchasePlanProps
         response,
       });
     }
-    return response;
+    return { ...response, orderRowId: order.id };
   });
 }
 

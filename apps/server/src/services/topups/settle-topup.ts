@@ -1,3 +1,4 @@
+import { centsToDollars } from '@bytegate/contracts/money';
 import type { Transaction } from '@bytegate/db';
 import {
   insertLedgerEntry,
@@ -8,7 +9,9 @@ import {
   updateOrder,
 } from '@bytegate/db/queries';
 import type { InvoiceSnapshot } from '../../payments/provider.ts';
+import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
+import { notify } from '../notifications/notify.ts';
 
 export type SettleResult = 'credited' | 'failed' | 'pending' | 'review' | 'already-settled' | 'mismatch';
 
@@ -139,6 +142,16 @@ export async function creditTopupLocked(
       ...(props.providerStatus === undefined ? {} : { providerStatus: props.providerStatus }),
       creditedCents: props.creditCents,
       completedAt: new Date(),
+    },
+  });
+  await notify(tx, {
+    userId: order.userId,
+    kind: 'topup_credited',
+    data: {
+      order_id: orderNumberLabel(order.number),
+      credited_usd: centsToDollars(props.creditCents),
+      balance_usd: centsToDollars(entry.balanceAfterCents),
+      provider: order.paymentMethod,
     },
   });
   return entry;
