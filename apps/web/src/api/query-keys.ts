@@ -17,6 +17,10 @@ export const queryKeys = {
   allOrders: ['orders'] as const,
   threadRequests: ['thread-requests'] as const,
   apiKeys: ['api-keys'] as const,
+  notificationSettings: ['notifications', 'settings'] as const,
+  webhookDeliveries: ['notifications', 'webhook-deliveries'] as const,
+  /** A plan's low-traffic alert and auto-buy. */
+  planAutomation: (planId: string) => ['plans', planId, 'automation'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,

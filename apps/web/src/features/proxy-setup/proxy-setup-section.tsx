@@ -12,6 +12,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { ThreadsCard } from '../thread-requests/threads-card.tsx';
 import { AllowlistCard } from './allowlist-card.tsx';
+import { AutomationCard } from './automation-card.tsx';
 import { ProxyAccessCard } from './proxy-access-card.tsx';
 import type { GatewayEndpoints } from './proxy-endpoints.ts';
 import { ProxyListCard } from './proxy-list-card.tsx';
@@ -128,6 +129,7 @@ function AccessPanel({
           </Card>
         </div>
       </div>
+      <AutomationCard plan={plan} />
       <ProxyUrlCard plan={plan} base={base} hosts={hosts} />
       <div className="grid gap-6 xl:grid-cols-2">
         <ProxyListCard plan={plan} base={base} hosts={hosts} />

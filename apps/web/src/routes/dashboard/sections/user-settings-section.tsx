@@ -1,20 +1,23 @@
 import { ApiKeysCard } from '../../../features/account/api-keys-card.tsx';
 import { ChangePasswordCard } from '../../../features/account/change-password-card.tsx';
 import { DangerZoneCard } from '../../../features/account/danger-zone-card.tsx';
-import { PreferencesCard } from '../../../features/account/preferences-card.tsx';
+import { NotificationsCard } from '../../../features/account/notifications-card.tsx';
 import { ProfileCard } from '../../../features/account/profile-card.tsx';
 import { SecurityCard } from '../../../features/account/security-card.tsx';
+import { WebhookCard } from '../../../features/account/webhook-card.tsx';
 
-/** User Settings (Account Settings): profile, security, password, preferences, API keys, danger zone. */
+/**
+ * User Settings (Account Settings): profile, security, password, notifications (the spec's preferences,
+ * made real) and the webhook, API keys, danger zone.
+ */
 export function UserSettingsSection() {
   return (
     <div className="space-y-6">
       <ProfileCard />
-      <div className="grid gap-6 lg:grid-cols-2">
-        <SecurityCard />
-        <PreferencesCard />
-      </div>
+      <SecurityCard />
       <ChangePasswordCard />
+      <NotificationsCard />
+      <WebhookCard />
       <ApiKeysCard />
       <DangerZoneCard />
     </div>
