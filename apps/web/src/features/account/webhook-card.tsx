@@ -124,7 +124,6 @@ function WebhookActions({ secret }: { secret: string }) {
         </p>
         <div className="flex flex-wrap items-center gap-2">
           <code
-            aria-labelledby={secretId}
             data-testid="webhook-secret"
             className="min-w-0 flex-1 rounded-md bg-gray-100 px-2.5 py-1.5 font-mono text-sm break-all text-gray-800"
           >
@@ -180,7 +179,7 @@ function WebhookActions({ secret }: { secret: string }) {
           Send Test Event
         </Button>
         {isRemoving ? (
-          <div role="group" aria-label="Remove the webhook?" className="flex flex-wrap items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             <span className="text-sm text-gray-700">Remove the webhook and its secret?</span>
             <Button
               type="button"

@@ -95,11 +95,7 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
                   </p>
                   {attempt.error ? <p className="mt-1 text-red-700">{attempt.error}</p> : null}
                   {attempt.responseBody ? (
-                    <pre
-                      tabIndex={0}
-                      aria-label={`Answer to attempt ${index + 1}`}
-                      className="mt-2 max-h-32 overflow-auto rounded bg-gray-100 p-2 font-mono text-xs whitespace-pre-wrap break-all text-gray-800"
-                    >
+                    <pre className="mt-2 rounded bg-gray-100 p-2 font-mono text-xs whitespace-pre-wrap break-all text-gray-800">
                       {attempt.responseBody}
                     </pre>
                   ) : null}
@@ -109,11 +105,7 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
           ) : null}
           <div>
             <p className="mb-1 font-medium text-gray-700">Payload</p>
-            <pre
-              tabIndex={0}
-              aria-label="Payload"
-              className="max-h-48 overflow-auto rounded bg-gray-900 p-3 font-mono text-xs text-gray-100"
-            >
+            <pre className="rounded bg-gray-900 p-3 font-mono text-xs whitespace-pre-wrap break-all text-gray-100">
               {JSON.stringify(delivery.payload, null, 2)}
             </pre>
           </div>
