@@ -1,3 +1,4 @@
+import { planIdSchema } from '@bytegate/contracts/billing';
 import {
   notificationSettingsSchema,
   planAutomationSchema,
@@ -8,6 +9,7 @@ import {
   webhookDeliveriesResponseSchema,
   webhookDeliverySchema,
 } from '@bytegate/contracts/notifications';
+import { text } from '@bytegate/contracts/text';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -34,8 +36,8 @@ import { rateLimitError } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 const security = [{ bearer: [] }];
-const planParamsSchema = z.object({ planId: z.string().max(64) });
-const cursorQuerySchema = z.object({ cursor: z.string().max(200).optional() });
+const planParamsSchema = z.object({ planId: planIdSchema });
+const cursorQuerySchema = z.object({ cursor: text('Cursor').max(200).optional() });
 
 /** Each customer's webhook tests and address changes (each resolves a host or POSTs to it). */
 const WEBHOOK_ACTIONS = { max: 20, windowMs: 60 * 60_000 };
