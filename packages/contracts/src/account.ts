@@ -3,10 +3,13 @@ import { COMPANY_MAX_LENGTH } from './constants.ts';
 import { emailField, firstNameField, lastNameField, newPasswordField, passwordInput } from './fields.ts';
 import { messages } from './messages.ts';
 import { text } from './text.ts';
+import { optionalTwoFactorCodeField } from './two-factor.ts';
 
 export const changePasswordRequestSchema = z.object({
   currentPassword: passwordInput('Current password'),
   newPassword: newPasswordField(messages.newPasswordTooShort),
+  /** Required while two-factor authentication is on (403 TWO_FACTOR_REQUIRED without it). */
+  code: optionalTwoFactorCodeField,
 });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 
@@ -23,6 +26,8 @@ export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
 export const deleteAccountRequestSchema = z.object({
   password: passwordInput(),
+  /** Required while two-factor authentication is on. */
+  code: optionalTwoFactorCodeField,
 });
 export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text.ts';
+import { optionalTwoFactorCodeField } from './two-factor.ts';
 
 // API keys (issue 17): long-lived keys for the public API (`/api/v1`), each with the scopes it may use.
 // Created in User Settings with the account password; the secret is shown once.
@@ -62,6 +63,8 @@ export const createApiKeyBodySchema = z.object({
   password: text('Password', { isMultiline: true, error: apiKeyMessages.passwordRequired })
     .min(1, apiKeyMessages.passwordRequired)
     .max(1024),
+  /** Required while two-factor authentication is on. */
+  code: optionalTwoFactorCodeField,
 });
 export type CreateApiKeyBody = z.input<typeof createApiKeyBodySchema>;
 

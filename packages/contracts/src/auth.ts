@@ -12,6 +12,7 @@ import {
 import { messages } from './messages.ts';
 import { text } from './text.ts';
 import { paymentProviderModeSchema } from './topup.ts';
+import { twoFactorCodeField } from './two-factor.ts';
 
 /** The user as the client keeps it (SPEC section 3); balance in dollars, computed from integer cents. */
 export const userSchema = z.object({
@@ -62,6 +63,15 @@ export const loginRequestSchema = z.object({
   session: sessionModeField,
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+/** `POST /api/auth/login/two-factor`: a sign-in's challenge and its code (from the app, or a recovery code). */
+export const loginTwoFactorRequestSchema = z.object({
+  challengeToken: text('Challenge token').min(1, 'Challenge token is required').max(128),
+  code: twoFactorCodeField,
+  /** As at `POST /api/auth/login`; left out, the sign-in goes on as it began. */
+  session: sessionModeField,
+});
+export type LoginTwoFactorRequest = z.input<typeof loginTwoFactorRequestSchema>;
 
 export const loginFormSchema = loginRequestSchema.omit({ recaptchaToken: true, session: true });
 export type LoginForm = z.input<typeof loginFormSchema>;

@@ -20,6 +20,7 @@ export * from './sessions.ts';
 export * from './staff.ts';
 export * from './thread-requests.ts';
 export * from './trusted-devices.ts';
+export * from './two-factor.ts';
 export * from './usage.ts';
 export * from './users.ts';
 export * from './webhook-deliveries.ts';
