@@ -248,6 +248,8 @@ export interface Config {
     /** Password checks of a signed-in user (password change, account deletion), per user. */
     passwordChecksPerUser: RateLimitRule;
     passwordChecksPerAddress: RateLimitRule;
+    /** Wrong two-factor codes per account, at sign-in and in settings alike (see TwoFactorCheck). */
+    twoFactorFailuresPerUser: RateLimitRule;
     /** Payment provider webhooks (Cryptomus, Bitcart), per route. */
     paymentWebhooks: RateLimitRule;
     /** Thread requests a customer sends, per user (each lands in support's queue). */
@@ -297,6 +299,7 @@ export const defaultRateLimits: Config['rateLimits'] = {
   contact: { max: 5, windowMs: 60_000 },
   passwordChecksPerUser: { max: 10, windowMs: 15 * 60_000 },
   passwordChecksPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  twoFactorFailuresPerUser: { max: 10, windowMs: 15 * 60_000 },
   // A provider sends one webhook per status change; a flood of them is junk filling payment_events.
   paymentWebhooks: { max: 120, windowMs: 60_000 },
   threadRequests: { max: 20, windowMs: 60 * 60_000 },

@@ -19,6 +19,7 @@ import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import { createRedis, waitForRedis } from '../redis/redis-client.ts';
 import { redisFailureCounts } from '../redis/redis-failure-counter.ts';
+import { TwoFactorCheck } from '../services/accounts/two-factor/two-factor-check.ts';
 import type { MailContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -179,11 +180,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
       api.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
       await api.register(configRoutes, { config, payments });
-      await api.register(authRoutes, {
-        ctx,
-        loginFailureCounts: redis ? redisFailureCounts(redis, config.redisPrefix) : undefined,
-      });
-      await api.register(userSettingsRoutes, { ctx });
+      const failureCounts = redis ? redisFailureCounts(redis, config.redisPrefix) : undefined;
+      // One count of wrong two-factor codes per account, at sign-in and in user settings alike.
+      const twoFactor = new TwoFactorCheck(config.rateLimits.twoFactorFailuresPerUser, failureCounts);
+      await api.register(authRoutes, { ctx, loginFailureCounts: failureCounts, twoFactor });
+      await api.register(userSettingsRoutes, { ctx, twoFactor });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });

@@ -1,8 +1,10 @@
 import { messages } from '@bytegate/contracts/messages';
-import { getActiveUserById, revokeUserSessions, updateUserPasswordHash } from '@bytegate/db/queries';
+import { revokeUserSessions, updateUserPasswordHash } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
+import { reauthenticate } from './reauthenticate.ts';
+import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
 export interface ChangePasswordProps {
   userId: string;
@@ -10,16 +12,23 @@ export interface ChangePasswordProps {
   sessionId: string;
   currentPassword: string;
   newPassword: string;
+  /** Required while two-factor authentication is on. */
+  code?: string | undefined;
+  twoFactor: TwoFactorCheck;
 }
 
 export async function changePassword(ctx: ServiceContext, props: ChangePasswordProps): Promise<void> {
-  const user = await getActiveUserById(ctx.db, { userId: props.userId });
-  if (!user || !(await verifyPassword(user.passwordHash, props.currentPassword))) {
-    throw new DomainError('WRONG_PASSWORD', messages.currentPasswordWrong);
-  }
+  // Checked first: refused, it costs no password work and no two-factor code.
   if (props.currentPassword === props.newPassword) {
     throw new DomainError('VALIDATION_FAILED', messages.newPasswordSameAsCurrent);
   }
+  const user = await reauthenticate(ctx.db, {
+    userId: props.userId,
+    password: props.currentPassword,
+    code: props.code,
+    twoFactor: props.twoFactor,
+    wrongPasswordMessage: messages.currentPasswordWrong,
+  });
   const passwordHash = await hashPassword(props.newPassword);
   await ctx.db.transaction(async (tx) => {
     await updateUserPasswordHash(tx, { userId: user.id, passwordHash });

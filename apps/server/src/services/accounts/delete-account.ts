@@ -1,29 +1,29 @@
 import { messages } from '@bytegate/contracts/messages';
 import {
   cancelUserThreadRequests,
+  clearTwoFactor,
   deactivateUserPlans,
   deleteUserTrustedDevices,
   eraseUser,
-  getActiveUserById,
   revokeAllApiKeys,
   revokeUserSessions,
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
-import { DomainError } from '../domain-error.ts';
-import { verifyPassword } from './passwords.ts';
+import { reauthenticate } from './reauthenticate.ts';
+import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
 /**
- * Deletes an account after checking its password: every session is revoked and the personal fields
- * are erased, its plans stop working and its pending thread requests are withdrawn. The row itself stays, so orders and the ledger keep their owner.
+ * Deletes an account after checking its password (and its two-factor code while that is on): every
+ * session is revoked and the personal fields are erased (two-factor with them), its plans stop working and its pending thread requests are withdrawn. The row itself stays, so orders and the ledger keep their owner.
  */
 export async function deleteAccount(
   ctx: ServiceContext,
-  props: { userId: string; password: string },
+  props: { userId: string; password: string; code?: string | undefined; twoFactor: TwoFactorCheck },
 ): Promise<void> {
-  const user = await getActiveUserById(ctx.db, { userId: props.userId });
-  if (!user || !(await verifyPassword(user.passwordHash, props.password))) {
-    throw new DomainError('WRONG_PASSWORD', messages.passwordWrong);
-  }
+  const user = await reauthenticate(ctx.db, {
+    ...props,
+    wrongPasswordMessage: messages.passwordWrong,
+  });
   await ctx.db.transaction(async (tx) => {
     const now = new Date();
     await revokeUserSessions(tx, { userId: user.id, now });
@@ -31,6 +31,7 @@ export async function deleteAccount(
     await deleteUserTrustedDevices(tx, { userId: user.id });
     await deactivateUserPlans(tx, { userId: user.id });
     await cancelUserThreadRequests(tx, { userId: user.id, now });
+    await clearTwoFactor(tx, { userId: user.id });
     await eraseUser(tx, { userId: user.id, now });
   });
 }

@@ -1,14 +1,12 @@
-import type { AuthResponse } from '@bytegate/contracts/auth';
 import { messages, waitMessages } from '@bytegate/contracts/messages';
 import { getActiveUserByEmail } from '@bytegate/db/queries';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
+import { beginSignIn, type SignInOutcome } from './begin-sign-in.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
-import { presentUser } from './present-user.ts';
-import { startSession } from './start-session.ts';
-import { rememberDevice, trustedDeviceOf } from './trusted-devices.ts';
+import { trustedDeviceOf } from './trusted-devices.ts';
 
 export interface LogInProps {
   email: string;
@@ -25,12 +23,10 @@ export interface LogInProps {
  * Signs a user in. A wrong email and a wrong password get the same answer, in the same time. Failed
  * attempts (after the bot check) are counted by the throttle, which may refuse the next ones for a
  * while, saying how long; a browser that signed in to the account before is never held back by
- * failures made elsewhere. A success answers the session's token and the browser's device token.
+ * failures made elsewhere. The right password goes on as `beginSignIn` decides: the session's token and
+ * the browser's device token, or (two-factor on) a challenge waiting for a code.
  */
-export async function logIn(
-  ctx: ServiceContext,
-  props: LogInProps,
-): Promise<AuthResponse & { deviceToken: string | null }> {
+export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<SignInOutcome> {
   await verifyRecaptcha({
     config: ctx.config.recaptcha,
     token: props.recaptchaToken,
@@ -58,21 +54,11 @@ export async function logIn(
     throw new DomainError('INVALID_CREDENTIALS', messages.invalidCredentials);
   }
   await props.throttle.recordSuccess(attempt);
-  // Told only to whoever knows the password, so the refusal reveals nothing to a guesser.
-  if (user.disabledAt) {
-    throw new DomainError('ACCOUNT_DISABLED', messages.accountDisabled);
-  }
-  const token = await startSession(ctx.db, {
-    userId: user.id,
-    ttlMs: ctx.config.sessionTtlMs,
+  return beginSignIn(ctx, {
+    user,
+    method: 'password',
+    isBrowser: props.isBrowser,
     origin: props.origin,
+    deviceToken: props.deviceToken,
   });
-  const deviceToken = props.isBrowser
-    ? await rememberDevice(ctx.db, {
-        deviceToken: props.deviceToken,
-        trustedHash: attempt.trustedDevice,
-        userId: user.id,
-      })
-    : null;
-  return { token, user: presentUser(user), deviceToken };
 }

@@ -11,7 +11,6 @@ import { messages } from '@bytegate/contracts/messages';
 import {
   type ApiKeyRow,
   countApiKeys,
-  getActiveUserById,
   getLiveApiKeyBySecretHash,
   createApiKey as insertApiKey,
   MAX_API_KEYS_PER_USER,
@@ -20,7 +19,8 @@ import {
   touchApiKey,
   type UserRow,
 } from '@bytegate/db/queries';
-import { verifyPassword } from '../accounts/passwords.ts';
+import { reauthenticate } from '../accounts/reauthenticate.ts';
+import type { TwoFactorCheck } from '../accounts/two-factor/two-factor-check.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 
@@ -46,8 +46,8 @@ export function toApiKey(row: ApiKeyRow, now = new Date()): ApiKey {
 }
 
 /**
- * Creates a key after checking the account password (a stolen session alone cannot mint a key that
- * outlives it); answers the key and its secret, which is never shown again.
+ * Creates a key after checking the account password and, while two-factor is on, a code (a stolen
+ * session alone cannot mint a key that outlives it); answers the key and its secret, which is never shown again.
  */
 export async function createApiKey(
   ctx: ServiceContext,
@@ -57,17 +57,24 @@ export async function createApiKey(
     scopes: ApiKeyScope[];
     expiresInDays: number | null;
     password: string;
+    /** Required while two-factor authentication is on. */
+    code?: string | undefined;
+    twoFactor: TwoFactorCheck;
     now?: Date;
   },
 ): Promise<CreatedApiKey> {
   const now = props.now ?? new Date();
-  const user = await getActiveUserById(ctx.db, { userId: props.userId });
-  if (!user || !(await verifyPassword(user.passwordHash, props.password))) {
-    throw new DomainError('WRONG_PASSWORD', messages.currentPasswordWrong);
-  }
-  if ((await countApiKeys(ctx.db, { userId: user.id })) >= MAX_API_KEYS_PER_USER) {
+  // A full account is told so before its password and code are asked for (no code is spent on it).
+  if ((await countApiKeys(ctx.db, { userId: props.userId })) >= MAX_API_KEYS_PER_USER) {
     throw new DomainError('API_KEYS_FULL', apiKeyMessages.full(MAX_API_KEYS_PER_USER));
   }
+  const user = await reauthenticate(ctx.db, {
+    userId: props.userId,
+    password: props.password,
+    code: props.code,
+    twoFactor: props.twoFactor,
+    wrongPasswordMessage: messages.currentPasswordWrong,
+  });
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await insertApiKey(ctx.db, {
     userId: user.id,

@@ -4,6 +4,7 @@ import { text } from '@bytegate/contracts/text';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../services/api-keys/api-keys.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { getAuth } from '../../plugins/auth.ts';
@@ -16,7 +17,8 @@ import { errorResponseSchema } from '../errors.ts';
 export const apiKeyRoutes: FastifyPluginAsyncZod<{
   ctx: ServiceContext;
   limitPasswordChecks: (request: FastifyRequest) => Promise<void>;
-}> = async (app, { ctx, limitPasswordChecks }) => {
+  twoFactor: TwoFactorCheck;
+}> = async (app, { ctx, limitPasswordChecks, twoFactor }) => {
   app.get(
     '/user-settings/api-keys',
     {
@@ -35,7 +37,8 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['account'],
-        summary: 'Create an API key (password required); the answer holds its secret, shown this once',
+        summary:
+          'Create an API key (password, and a two-factor code while it is on); the answer holds its secret, shown this once',
         security: [{ bearer: [] }],
         body: createApiKeyBodySchema,
         response: {
@@ -50,13 +53,15 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{
       preHandler: limitPasswordChecks,
     },
     async (request, reply) => {
-      const { name, scopes, expires_in_days: expiresInDays, password } = request.body;
+      const { name, scopes, expires_in_days: expiresInDays, password, code } = request.body;
       const created = await createApiKey(ctx, {
         userId: getAuth(request).user.id,
         name,
         scopes,
         expiresInDays,
         password,
+        code,
+        twoFactor,
       });
       // The secret must not linger in any cache between here and the person who asked.
       reply.header('cache-control', 'no-store');

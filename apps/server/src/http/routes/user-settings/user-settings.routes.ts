@@ -5,13 +5,18 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changePassword } from '../../../services/accounts/change-password.ts';
 import { deleteAccount } from '../../../services/accounts/delete-account.ts';
+import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
+import { twoFactorRoutes } from './two-factor.routes.ts';
 
-export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const userSettingsRoutes: FastifyPluginAsyncZod<{
+  ctx: ServiceContext;
+  twoFactor: TwoFactorCheck;
+}> = async (app, { ctx, twoFactor }) => {
   app.addHook('onRequest', app.requireAuth);
 
   // Each of these checks a password (argon2, deliberately slow): limited per user and per address, so
@@ -35,14 +40,16 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
   };
 
   // Registered inside: the sign-in check above applies to them, and they count in the same password limits.
-  await app.register(apiKeyRoutes, { ctx, limitPasswordChecks });
+  await app.register(apiKeyRoutes, { ctx, limitPasswordChecks, twoFactor });
+  await app.register(twoFactorRoutes, { ctx, limitPasswordChecks, twoFactor });
 
   app.put(
     '/user-settings/password',
     {
       schema: {
         tags: ['account'],
-        summary: 'Change the password; every other session is signed out',
+        summary:
+          'Change the password (and a two-factor code while it is on); every other session is signed out',
         security: [{ bearer: [] }],
         body: changePasswordRequestSchema,
         response: {
@@ -58,7 +65,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
     },
     async (request) => {
       const { user, session } = getAuth(request);
-      await changePassword(ctx, { userId: user.id, sessionId: session.id, ...request.body });
+      await changePassword(ctx, { userId: user.id, sessionId: session.id, ...request.body, twoFactor });
       return { success: true as const };
     },
   );
@@ -68,7 +75,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
     {
       schema: {
         tags: ['account'],
-        summary: 'Delete the account (password required); signs out everywhere',
+        summary: 'Delete the account (password, and a two-factor code while it is on); signs out everywhere',
         security: [{ bearer: [] }],
         body: deleteAccountRequestSchema,
         response: {
@@ -83,7 +90,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> 
       preHandler: limitPasswordChecks,
     },
     async (request, reply) => {
-      await deleteAccount(ctx, { userId: getAuth(request).user.id, password: request.body.password });
+      await deleteAccount(ctx, { userId: getAuth(request).user.id, ...request.body, twoFactor });
       clearSessionCookie(reply, ctx.config);
       return { success: true as const };
     },

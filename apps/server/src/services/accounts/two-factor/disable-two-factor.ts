@@ -1,0 +1,29 @@
+import { messages } from '@bytegate/contracts/messages';
+import { type TwoFactorStatus, twoFactorMessages } from '@bytegate/contracts/two-factor';
+import { clearTwoFactor, getActiveUserById } from '@bytegate/db/queries';
+import type { ServiceContext } from '../../context.ts';
+import { DomainError } from '../../domain-error.ts';
+import { notify } from '../../notifications/notify.ts';
+import { reauthenticate } from '../reauthenticate.ts';
+import type { TwoFactorCheck } from './two-factor-check.ts';
+
+/**
+ * Turns two-factor off with the password and a code: the secret, the recovery codes and any sign-in
+ * waiting for a code are gone, and the customer is told, in one transaction.
+ */
+export async function disableTwoFactor(
+  ctx: ServiceContext,
+  props: { userId: string; password: string; code: string | undefined; twoFactor: TwoFactorCheck },
+): Promise<TwoFactorStatus> {
+  const found = await getActiveUserById(ctx.db, { userId: props.userId });
+  if (!found?.totpSecret) {
+    throw new DomainError('CONFLICT', twoFactorMessages.notOn);
+  }
+  const user = await reauthenticate(ctx.db, { ...props, wrongPasswordMessage: messages.passwordWrong });
+  await ctx.db.transaction(async (tx) => {
+    if (await clearTwoFactor(tx, { userId: user.id })) {
+      await notify(tx, { userId: user.id, kind: 'two_factor_changed', data: { change: 'disabled' } });
+    }
+  });
+  return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+}
