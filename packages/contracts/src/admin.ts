@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'customer.disable',
   'customer.enable',
   'customer.sessions.revoke',
+  'customer.two_factor.reset',
   'plan.threads.change',
   'thread_request.approve',
   'thread_request.decline',
@@ -180,6 +181,8 @@ export const customerDetailSchema = z.object({
   company: z.string().nullable(),
   role: userRoleSchema,
   status: customerStatusSchema,
+  /** When the customer turned two-factor authentication on; null while it is off. */
+  twoFactorEnabledAt: z.string().nullable(),
   /** Dollars. */
   balance: z.number(),
   createdAt: z.string(),

@@ -7,6 +7,7 @@ import { describeFailure } from './failure.ts';
 import { refundCommand } from './refund.ts';
 import { staffCommand } from './staff.ts';
 import { threadsCommand } from './threads.ts';
+import { twoFactorCommand } from './two-factor.ts';
 import { unblockCommand } from './unblock.ts';
 
 /**
@@ -21,6 +22,7 @@ export function backOfficeCommands(cli: CliContext): Command[] {
     refundCommand(cli),
     staffCommand(cli),
     threadsCommand(cli),
+    twoFactorCommand(cli),
     unblockCommand(cli),
   ];
 }

@@ -39,6 +39,7 @@ export function presentCustomerDetail(row: UserRow): CustomerDetail {
     company: row.company,
     role: row.role,
     status: statusOf(row),
+    twoFactorEnabledAt: row.totpSecret ? (row.totpEnabledAt?.toISOString() ?? null) : null,
     balance: centsToDollars(row.balanceCents),
     createdAt: row.createdAt.toISOString(),
   };

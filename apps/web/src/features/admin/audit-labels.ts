@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'customer.disable': 'Account disabled',
   'customer.enable': 'Account enabled',
   'customer.sessions.revoke': 'Sessions revoked',
+  'customer.two_factor.reset': 'Two-factor reset',
   'plan.threads.change': 'Thread limit changed',
   'plan.password.regenerate': 'Proxy password replaced',
   'customer.unblocks.change': 'Unblocks changed',

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { disableCustomer } from '../../../services/back-office/disable-customer.ts';
 import { enableCustomer } from '../../../services/back-office/enable-customer.ts';
 import { getCustomerDetail } from '../../../services/back-office/get-customer-detail.ts';
+import { resetCustomerTwoFactor } from '../../../services/back-office/reset-two-factor.ts';
 import { revokeCustomerSessions } from '../../../services/back-office/revoke-customer-sessions.ts';
 import { searchCustomers } from '../../../services/back-office/search-customers.ts';
 import { staffActorOf } from '../../../services/back-office/staff-actor.ts';
@@ -98,6 +99,11 @@ export const customersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
       path: 'sessions/revoke',
       summary: 'Revoke every dashboard session of a customer',
       act: revokeCustomerSessions,
+    },
+    {
+      path: 'two-factor/reset',
+      summary: "Turn a customer's two-factor authentication off (a lost phone); signs them out everywhere",
+      act: resetCustomerTwoFactor,
     },
   ] as const;
   for (const { path, summary, act } of reasonActions) {

@@ -133,6 +133,7 @@ describe.each(testDatabaseKinds())('back office customers on %s', (kind) => {
         company: 'Navy',
         role: 'customer',
         status: 'active',
+        twoFactorEnabledAt: null,
         balance: detail.customer.balance,
         createdAt: expect.any(String),
       });
