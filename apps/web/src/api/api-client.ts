@@ -7,6 +7,7 @@ import type { AddAllowlistRequest, AllowlistEntry, AllowlistResponse } from '@by
 import type {
   CookieAuthResponse,
   LoginRequest,
+  LoginTwoFactorRequest,
   MeResponse,
   OkResponse,
   PublicConfig,
@@ -31,6 +32,7 @@ import type {
   CryptomusInvoiceResponse,
   TopupStatusResponse,
 } from '@bytegate/contracts/topup';
+import type { TwoFactorChallenge } from '@bytegate/contracts/two-factor';
 import type { z } from 'zod';
 import { sessionStore } from '../session/session-store.ts';
 
@@ -167,8 +169,14 @@ export const api = {
   // The browser signs in with a cookie session: the token stays in an httpOnly cookie, out of reach of
   // scripts, and the answer carries the CSRF token instead.
   auth: {
+    /** The session, or (two-factor on) a challenge that `loginTwoFactor` finishes with a code. */
     login: (body: LoginRequest) =>
-      request<CookieAuthResponse>('POST', '/auth/login', {
+      request<CookieAuthResponse | TwoFactorChallenge>('POST', '/auth/login', {
+        body: { ...body, session: 'cookie' },
+        auth: false,
+      }),
+    loginTwoFactor: (body: LoginTwoFactorRequest) =>
+      request<CookieAuthResponse>('POST', '/auth/login/two-factor', {
         body: { ...body, session: 'cookie' },
         auth: false,
       }),

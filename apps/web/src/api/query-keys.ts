@@ -21,6 +21,8 @@ export const queryKeys = {
   webhookDeliveries: ['notifications', 'webhook-deliveries'] as const,
   /** A plan's low-traffic alert and auto-buy. */
   planAutomation: (planId: string) => ['plans', planId, 'automation'] as const,
+  /** User Settings → Security: two-factor's status. */
+  security: ['user-settings', 'security'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,

@@ -103,6 +103,15 @@ export function useRevokeSessions(userId: string) {
   });
 }
 
+/** Turns the customer's two-factor off (a lost phone): they are signed out and sign in with the password alone. */
+export function useResetTwoFactor(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReasonRequest) => adminApi.resetTwoFactor(userId, body),
+    onSuccess: (detail) => settle(queryClient, userId, detail),
+  });
+}
+
 /** Sets a plan's thread limit; the plan is answered, so the customer's page is read again for the log. */
 export function useChangeThreadLimit(userId: string) {
   const queryClient = useQueryClient();

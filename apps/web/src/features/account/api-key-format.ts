@@ -70,11 +70,13 @@ const FIELD_OF_MESSAGE: ReadonlyArray<[string, FieldName]> = [
   [apiKeyMessages.passwordRequired, 'password'],
   [controlCharactersMessage('Name'), 'name'],
   [controlCharactersMessage('Password'), 'password'],
+  [controlCharactersMessage('Code'), 'code'],
 ];
 
 /**
  * The form field a refused creation belongs under, or null for the form as a whole (a full account,
- * too many attempts, a failure): a wrong password goes under the password, a refused value under its
+ * too many attempts, a failure): a wrong password goes under the password, a missing or wrong
+ * two-factor code under the code, a refused value under its
  * field (the server words it as the contract does).
  */
 export function fieldOfCreateError(error: unknown): FieldName | null {
@@ -83,6 +85,9 @@ export function fieldOfCreateError(error: unknown): FieldName | null {
   }
   if (error.code === 'WRONG_PASSWORD') {
     return 'password';
+  }
+  if (error.code === 'TWO_FACTOR_REQUIRED' || error.code === 'INVALID_TWO_FACTOR_CODE') {
+    return 'code';
   }
   if (error.code !== 'VALIDATION_FAILED') {
     return null;

@@ -5,6 +5,7 @@ import {
   type CreatedApiKey,
   createApiKeyBodySchema,
 } from '@bytegate/contracts/api-keys';
+import { twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlusIcon } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -13,11 +14,13 @@ import { toast } from 'sonner';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/api-client.ts';
 import { useCreateApiKey } from '../../api/use-api-keys.ts';
+import { useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { TwoFactorCodeField } from '../auth/two-factor-code-field.tsx';
 import {
   DEFAULT_EXPIRY_DAYS,
   describeExpiryChoice,
@@ -27,6 +30,7 @@ import {
   parseExpiryValue,
 } from './api-key-format.ts';
 import { NewApiKeySecret } from './new-api-key-secret.tsx';
+import { mayHaveUsedCode } from './two-factor/reauth-errors.ts';
 
 const FAILED = 'Failed to create the API key. Please try again.';
 const defaultValues: CreateApiKeyBody = {
@@ -34,6 +38,7 @@ const defaultValues: CreateApiKeyBody = {
   scopes: ['read'],
   expires_in_days: DEFAULT_EXPIRY_DAYS,
   password: '',
+  code: '',
 };
 
 /**
@@ -42,6 +47,9 @@ const defaultValues: CreateApiKeyBody = {
  */
 export function CreateApiKeyDialog() {
   const create = useCreateApiKey();
+  const isTwoFactorOn = useIsTwoFactorOn();
+  const refreshSecurity = useRefreshSecurityStatus();
+  const [isRecovery, setRecovery] = useState(false);
   const [isOpen, setOpen] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -55,16 +63,33 @@ export function CreateApiKeyDialog() {
   const scopesErrorId = `${ids.scopes}-error`;
   const expiryHintId = `${ids.expiry}-hint`;
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async ({ code, ...values }) => {
     setServerError(null);
+    if (isTwoFactorOn && !code) {
+      form.setError(
+        'code',
+        { message: isRecovery ? twoFactorMessages.recoveryCodeRequired : twoFactorMessages.codeRequired },
+        { shouldFocus: true },
+      );
+      return;
+    }
     try {
-      const answer = await create.mutateAsync(values);
+      const answer = await create.mutateAsync({ ...values, ...(isTwoFactorOn && code ? { code } : {}) });
       form.reset(defaultValues);
       setCreated(answer);
       toast.success('API key created');
+      if (isTwoFactorOn) {
+        void refreshSecurity();
+      }
     } catch (error) {
       const message = errorMessage(error, FAILED);
       const field = fieldOfCreateError(error);
+      if (isTwoFactorOn && mayHaveUsedCode(error)) {
+        void refreshSecurity();
+      }
+      if (field === 'code') {
+        form.setValue('code', '');
+      }
       if (field) {
         form.setError(field, { type: 'server', message }, { shouldFocus: true });
       } else {
@@ -81,6 +106,7 @@ export function CreateApiKeyDialog() {
         if (!open) {
           // The secret leaves memory with the dialog: it is never shown again.
           form.reset(defaultValues);
+          setRecovery(false);
           setServerError(null);
           setCreated(null);
           create.reset();
@@ -187,6 +213,19 @@ export function CreateApiKeyDialog() {
               error={errors.password?.message}
               {...form.register('password')}
             />
+            {isTwoFactorOn ? (
+              <TwoFactorCodeField
+                label="Two-factor code"
+                isRecovery={isRecovery}
+                onToggle={() => {
+                  setRecovery((was) => !was);
+                  form.setValue('code', '');
+                  form.setFocus('code');
+                }}
+                error={errors.code?.message}
+                {...form.register('code')}
+              />
+            ) : null}
             <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
               <DialogClose asChild>
                 <Button type="button" variant="secondary">

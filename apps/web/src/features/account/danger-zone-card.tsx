@@ -1,5 +1,6 @@
 import { type DeleteAccountRequest, deleteAccountRequestSchema } from '@bytegate/contracts/account';
 import { messages } from '@bytegate/contracts/messages';
+import { twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,35 +8,60 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { errorMessage } from '../../api/api-client.ts';
 import { useDeleteAccount } from '../../api/use-account.ts';
+import { useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
+import { TwoFactorCodeField } from '../auth/two-factor-code-field.tsx';
+import { fieldOfReauthError, mayHaveUsedCode } from './two-factor/reauth-errors.ts';
 
 /** Deleting the account: confirmed with the password in a dialog; success signs out. */
 export function DangerZoneCard() {
   const navigate = useNavigate();
   const deleteAccount = useDeleteAccount();
+  const isTwoFactorOn = useIsTwoFactorOn();
+  const refreshSecurity = useRefreshSecurityStatus();
   const [isOpen, setOpen] = useState(false);
+  const [isRecovery, setRecovery] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<DeleteAccountRequest>({
     resolver: zodResolver(deleteAccountRequestSchema),
-    defaultValues: { password: '' },
+    defaultValues: { password: '', code: '' },
   });
   const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async ({ password, code }) => {
     setServerError(null);
+    if (isTwoFactorOn && !code) {
+      form.setError(
+        'code',
+        { message: isRecovery ? twoFactorMessages.recoveryCodeRequired : twoFactorMessages.codeRequired },
+        { shouldFocus: true },
+      );
+      return;
+    }
     try {
-      await deleteAccount.mutateAsync(values);
+      await deleteAccount.mutateAsync({ password, ...(isTwoFactorOn && code ? { code } : {}) });
       setOpen(false);
       toast.success('Your account has been deleted');
       void navigate('/', { replace: true });
     } catch (error) {
       const message = errorMessage(error, messages.deleteAccountFailed);
-      setServerError(message);
+      const field = fieldOfReauthError(error);
+      if (field) {
+        if (field === 'code') {
+          form.setValue('code', '');
+        }
+        form.setError(field, { type: 'server', message }, { shouldFocus: true });
+      } else {
+        setServerError(message);
+      }
       toast.error(message);
+      if (isTwoFactorOn && mayHaveUsedCode(error)) {
+        void refreshSecurity();
+      }
     }
   });
 
@@ -55,6 +81,7 @@ export function DangerZoneCard() {
             setOpen(open);
             if (!open) {
               form.reset();
+              setRecovery(false);
               setServerError(null);
             }
           }}
@@ -64,7 +91,11 @@ export function DangerZoneCard() {
           </DialogTrigger>
           <DialogContent
             title="Delete your account?"
-            description="Enter your password to confirm. This cannot be undone."
+            description={
+              isTwoFactorOn
+                ? 'Enter your password and a two-factor code to confirm. This cannot be undone.'
+                : 'Enter your password to confirm. This cannot be undone.'
+            }
           >
             <form onSubmit={onSubmit} noValidate className="space-y-4">
               {serverError ? <Alert tone="error">{serverError}</Alert> : null}
@@ -75,6 +106,19 @@ export function DangerZoneCard() {
                 error={errors.password?.message}
                 {...form.register('password')}
               />
+              {isTwoFactorOn ? (
+                <TwoFactorCodeField
+                  label="Two-factor code"
+                  isRecovery={isRecovery}
+                  onToggle={() => {
+                    setRecovery((was) => !was);
+                    form.setValue('code', '');
+                    form.setFocus('code');
+                  }}
+                  error={errors.code?.message}
+                  {...form.register('code')}
+                />
+              ) : null}
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
                 <DialogClose asChild>
                   <Button type="button" variant="secondary">

@@ -1,8 +1,14 @@
 import type { CustomerDetailResponse } from '@bytegate/contracts/admin';
+import { ShieldOffIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { toast } from 'sonner';
+import { useResetTwoFactor } from '../../api/use-admin.ts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { formatDate } from './format.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
 import { CustomerStatusBadge, roleLabel } from './status-badges.tsx';
 
 const none = <span className="text-gray-500">None</span>;
@@ -28,6 +34,9 @@ export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
             <CustomerStatusBadge status={customer.status} />
           </Row>
           <Row label="Role">{roleLabel(customer.role)}</Row>
+          <Row label="Two-factor">
+            <TwoFactorStatus detail={detail} />
+          </Row>
           <Row label="Customer since">
             <time dateTime={customer.createdAt}>{formatDate(customer.createdAt)}</time>
           </Row>
@@ -46,6 +55,40 @@ export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
         </dl>
       </CardContent>
     </Card>
+  );
+}
+
+/** Whether the customer's sign-in asks for a code, and support's reset for a lost phone. */
+function TwoFactorStatus({ detail }: { detail: CustomerDetailResponse }) {
+  const { customer } = detail;
+  const reset = useResetTwoFactor(customer.id);
+  if (!customer.twoFactorEnabledAt) {
+    return <Badge tone="neutral">Off</Badge>;
+  }
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <Badge tone="success">On</Badge>
+      <span className="text-gray-600">
+        since <time dateTime={customer.twoFactorEnabledAt}>{formatDate(customer.twoFactorEnabledAt)}</time>
+      </span>
+      <ReasonDialog
+        trigger={
+          <Button variant="secondary" size="sm">
+            <ShieldOffIcon aria-hidden="true" />
+            Reset two-factor
+          </Button>
+        }
+        title="Reset two-factor authentication?"
+        description={`Only after ${customer.email} proved who they are (a lost phone): two-factor is turned off, they are signed out everywhere and told by email, and they sign in with their password alone until they turn it on again.`}
+        confirmLabel="Reset two-factor"
+        confirmVariant="danger"
+        failureMessage="Two-factor authentication could not be reset. Please try again."
+        onConfirm={async (body) => {
+          await reset.mutateAsync(body);
+          toast.success('Two-factor authentication reset');
+        }}
+      />
+    </span>
   );
 }
 

@@ -11,6 +11,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { AuthLayout } from '../../features/auth/auth-layout.tsx';
+import { TwoFactorStep } from '../../features/auth/two-factor-step.tsx';
 import { useBotCheck } from '../../features/auth/use-bot-check.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 
@@ -20,6 +21,8 @@ export function LoginPage() {
   const botCheck = useBotCheck('login');
   const isHydrated = useHydrated();
   const [formError, setFormError] = useState<string | null>(null);
+  /** Two-factor on: the password passed, and this sign-in waits for a code. */
+  const [challengeToken, setChallengeToken] = useState<string | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { email: '', password: '' },
@@ -30,7 +33,11 @@ export function LoginPage() {
     setFormError(null);
     try {
       const recaptchaToken = await botCheck.getToken();
-      await login.mutateAsync({ ...values, recaptchaToken });
+      const result = await login.mutateAsync({ ...values, recaptchaToken });
+      if ('twoFactorRequired' in result) {
+        setChallengeToken(result.challengeToken);
+        return;
+      }
       toast.success(messages.loginSuccess);
       void navigate('/dashboard', { replace: true });
     } catch (error) {
@@ -44,6 +51,25 @@ export function LoginPage() {
       toast.error(message);
     }
   });
+
+  if (challengeToken) {
+    return (
+      <AuthLayout
+        title="Two-factor authentication"
+        subtitle="Enter the code from your authenticator app to finish signing in."
+      >
+        <TwoFactorStep
+          challengeToken={challengeToken}
+          onSignedIn={() => void navigate('/dashboard', { replace: true })}
+          onBack={(reason) => {
+            setChallengeToken(null);
+            setFormError(reason ?? null);
+            form.setValue('password', '');
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout
