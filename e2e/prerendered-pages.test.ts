@@ -37,6 +37,7 @@ const articles: Array<[string, string]> = [
   ['/help/targeting/target-filters', 'Target Filters'],
   ['/help/threads', 'Threads'],
   ['/help/api', 'Automate with the API'],
+  ['/help/two-factor-authentication', 'Two-factor authentication'],
 ];
 
 /** `inSite`: under the site's header and footer (sign-in and sign-up have a page of their own). */

@@ -17,6 +17,7 @@ export const HELP_ARTICLE_PATHS = [
   '/help/targeting/target-filters',
   '/help/threads',
   '/help/api',
+  '/help/two-factor-authentication',
 ] as const;
 
 /** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */
