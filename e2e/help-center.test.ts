@@ -140,6 +140,10 @@ describe('the Help Center', () => {
     await more.getByRole('link', { name: /Previous\s*Getting Started/ }).waitFor();
     await page.goto(`${server.url}/help/api`);
     await more.getByRole('link', { name: /Previous\s*Threads/ }).waitFor();
+    await more.getByRole('link', { name: /Next\s*Two-factor authentication/ }).waitFor();
+    // The last guide leads back only.
+    await page.goto(`${server.url}${HELP_ARTICLE_PATHS.at(-1)}`);
+    await more.getByRole('link', { name: /Previous/ }).waitFor();
     expect(await more.getByText('Next').count()).toBe(0);
   });
 

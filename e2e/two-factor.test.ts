@@ -205,4 +205,24 @@ describe('two-factor authentication', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`${server.url}/dashboard`);
   });
+
+  it('asks for a code in the dialogs of actions asked again: an API key with a recovery code', async () => {
+    await openSection(page, 'User Settings');
+    const keys = page.getByRole('region', { name: 'API Keys' });
+    await keys.getByRole('button', { name: 'Create API Key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API Key' });
+    await dialog.getByLabel('Name').fill('Two-factor script');
+    await dialog.getByLabel('Current Password').fill(account.password);
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    const code = dialog.getByLabel('Two-factor code');
+    await dialog.getByText('Enter the code from your authenticator app.').waitFor();
+    await expectFocused(code);
+    await checkBothWidths('two-factor-api-key-dialog');
+    await dialog.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await dialog.getByLabel('Recovery code').fill(recoveryCodes[2] ?? '');
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    await page.getByRole('dialog', { name: 'Copy your key now' }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await securityCard().getByText('7 recovery codes left.').waitFor();
+  });
 });
