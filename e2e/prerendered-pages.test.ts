@@ -38,6 +38,8 @@ const articles: Array<[string, string]> = [
   ['/help/threads', 'Threads'],
   ['/help/api', 'Automate with the API'],
   ['/help/two-factor-authentication', 'Two-factor authentication'],
+  ['/help/notifications', 'Notifications, alerts and auto-buy'],
+  ['/help/webhooks', 'Webhooks'],
 ];
 
 /** `inSite`: under the site's header and footer (sign-in and sign-up have a page of their own). */

@@ -18,6 +18,8 @@ export const HELP_ARTICLE_PATHS = [
   '/help/threads',
   '/help/api',
   '/help/two-factor-authentication',
+  '/help/notifications',
+  '/help/webhooks',
 ] as const;
 
 /** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */
