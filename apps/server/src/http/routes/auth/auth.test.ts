@@ -56,6 +56,7 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
         email: 'grace.hopper@example.com',
         company: 'Navy',
         balance: 0,
+        emailVerified: false,
       });
       const me = await server.request('GET', '/api/auth/me', { token: body.token });
       expect(me.status).toBe(200);

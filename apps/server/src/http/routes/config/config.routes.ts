@@ -20,6 +20,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; payments: Pay
       recaptchaSiteKey: config.recaptcha?.siteKey ?? null,
       paymentsSandbox: payments.hasSandbox,
       paymentProviders: payments.modes,
+      emailVerificationRequired: config.emailVerification === 'required',
       gateway: {
         host: config.gateway.host,
         ip: config.gateway.ip ?? null,
