@@ -4,10 +4,12 @@ import { testDatabaseKinds } from '@bytegate/db/testing';
 import { freePort } from '@bytegate/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../../mail/testing/smtp-sink.ts';
+import { type FakeSiteverify, startFakeSiteverify } from '../../../testing/fake-siteverify.ts';
 import {
   buyDatacenterPlan,
   type GatewayFixture,
   startGatewayFixture,
+  within,
 } from '../../../testing/gateway-fixture.ts';
 import { linkIn, mailFor, mailsFor, mailTo } from '../../../testing/mail.ts';
 import { forwardGet } from '../../../testing/proxy-clients.ts';
@@ -236,6 +238,16 @@ describe.each(testDatabaseKinds())('password reset API on %s', (kind) => {
 
     it('signs the account out everywhere, while its proxy credentials keep working', async () => {
       const customer = await buyDatacenterPlan(server);
+      const throughProxy = async () =>
+        (
+          await forwardGet(
+            fixture.gateway.httpPort,
+            `${customer.login}:${customer.password}`,
+            `${fixture.originUrl}/`,
+          )
+        ).status === 200;
+      // The gateway picks a new plan up within a second.
+      await within(5000, throughProxy);
       const other = await login(customer.email, customer.accountPassword);
       const sessions = [customer.token, other.body.token];
       for (const token of sessions) {
@@ -252,13 +264,11 @@ describe.each(testDatabaseKinds())('password reset API on %s', (kind) => {
          where u.email = '${customer.email}' and s.revoked_at is null`,
       );
       expect(live[0]?.n).toBe(0);
-      // The plan's proxy login and password are not the account's: traffic goes on.
-      const through = await forwardGet(
-        fixture.gateway.httpPort,
-        `${customer.login}:${customer.password}`,
-        `${fixture.originUrl}/`,
-      );
-      expect(through.status).toBe(200);
+      // The plan's proxy login and password are not the account's: traffic goes on, now and after the
+      // gateway's next look at the plans.
+      expect(await throughProxy()).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await throughProxy()).toBe(true);
       const plans = await login(customer.email, NEW_PASSWORD);
       const listed = await server.request<{ plans: Array<{ login: string; password: string }> }>(
         'GET',
@@ -314,5 +324,50 @@ describe.each(testDatabaseKinds())('password reset rate limits on %s', (kind) =>
     await server.app.backgroundTasks.idle();
     // A refused request sends nothing: the two answered ones did.
     expect(mailsFor(sink, email)).toHaveLength(2);
+  });
+});
+
+describe.each(testDatabaseKinds())('password reset bot check on %s', (kind) => {
+  let server: TestServer;
+  let sink: SmtpSink;
+  let siteverify: FakeSiteverify;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    siteverify = await startFakeSiteverify('test-secret');
+    server = await startTestServer(kind, {
+      mail: mailTo(sink),
+      recaptcha: {
+        siteKey: 'test-site-key',
+        secretKey: 'test-secret',
+        verifyUrl: siteverify.url,
+        minScore: 0.5,
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await siteverify?.close();
+    await sink?.close();
+  });
+
+  it('asks for a token made for password_reset, as sign-in does for login', async () => {
+    const email = `bot.${Date.now()}@example.com`;
+    const forgot = (recaptchaToken?: string) =>
+      server.request('POST', '/api/auth/forgot-password', { body: { email, recaptchaToken } });
+    expect((await forgot()).body).toEqual({
+      error: 'Please complete the security check and try again.',
+      code: 'RECAPTCHA_REQUIRED',
+    });
+    for (const token of ['bot-password_reset', 'human-login']) {
+      const refused = await forgot(token);
+      expect({ token, status: refused.status, code: refused.body.code }).toEqual({
+        token,
+        status: 403,
+        code: 'RECAPTCHA_FAILED',
+      });
+    }
+    const passed = await forgot('human-password_reset');
+    expect(passed.status).toBe(202);
+    expect(passed.body).toEqual(ANSWER);
   });
 });
