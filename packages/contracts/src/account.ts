@@ -49,6 +49,7 @@ export const profileFormSchema = z.object({
   email: emailField,
   company: text('Company', { shouldTrim: true }).max(COMPANY_MAX_LENGTH).optional(),
   currentPassword: z.string().optional(),
+  code: z.string().optional(),
 });
 export type ProfileForm = z.input<typeof profileFormSchema>;
 
@@ -60,6 +61,8 @@ export const updateProfileRequestSchema = z.object({
   company: companyField,
   /** Needed only when `email` differs from the account's (the change is then mailed for confirmation). */
   currentPassword: passwordInput('Current password').optional(),
+  /** With a change of email while two-factor is on: an app or recovery code. */
+  code: optionalTwoFactorCodeField,
 });
 export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
 

@@ -14,7 +14,8 @@ import { runAfterReply } from '../background-tasks.ts';
 import type { MailContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentProfile } from './get-profile.ts';
-import { verifyPassword } from './passwords.ts';
+import { reauthenticate } from './reauthenticate.ts';
+import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
 export interface UpdateProfileProps {
   userId: string;
@@ -26,6 +27,9 @@ export interface UpdateProfileProps {
   email: string;
   /** Needed only to change the email. */
   currentPassword?: string | undefined;
+  /** With a change of email while two-factor is on. */
+  code?: string | undefined;
+  twoFactor: TwoFactorCheck;
 }
 
 /**
@@ -47,9 +51,14 @@ export async function updateProfile(ctx: MailContext, props: UpdateProfileProps)
         field: 'currentPassword',
       });
     }
-    if (!(await verifyPassword(user.passwordHash, props.currentPassword))) {
-      throw new DomainError('WRONG_PASSWORD', messages.currentPasswordWrong);
-    }
+    // As for the other sensitive changes: the password, and a two-factor code while it is on.
+    await reauthenticate(ctx.db, {
+      userId: user.id,
+      password: props.currentPassword,
+      code: props.code,
+      twoFactor: props.twoFactor,
+      wrongPasswordMessage: messages.currentPasswordWrong,
+    });
     if (await getActiveUserByEmail(ctx.db, { email: newEmail })) {
       throw new DomainError('EMAIL_TAKEN', messages.emailTaken);
     }

@@ -1,6 +1,7 @@
 import { type ProfileForm, profileFormSchema } from '@bytegate/contracts/account';
 import { accountLinkMessages } from '@bytegate/contracts/account-links';
 import { messages } from '@bytegate/contracts/messages';
+import { twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MailIcon } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -8,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { ApiError, errorMessage } from '../../api/api-client.ts';
 import { useCancelEmailChange, useProfile, useUpdateProfile } from '../../api/use-profile.ts';
+import { useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -21,6 +23,8 @@ import {
 } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { useSession } from '../../session/session-store.ts';
+import { TwoFactorCodeField } from '../auth/two-factor-code-field.tsx';
+import { fieldOfReauthError, mayHaveUsedCode } from './two-factor/reauth-errors.ts';
 
 const FAILED = 'Failed to update profile. Please try again.';
 
@@ -34,6 +38,9 @@ export function ProfileCard() {
   const updateProfile = useUpdateProfile();
   const cancelEmailChange = useCancelEmailChange();
   const [serverError, setServerError] = useState<string | null>(null);
+  const isTwoFactorOn = useIsTwoFactorOn();
+  const refreshSecurity = useRefreshSecurityStatus();
+  const [isRecovery, setRecovery] = useState(false);
   const pendingId = useId();
   const titleId = useId();
   // The session's copy shows at once; the server's answer replaces it when it arrives.
@@ -47,22 +54,33 @@ export function ProfileCard() {
       email: user?.email ?? '',
       company: user?.company ?? '',
       currentPassword: '',
+      code: '',
     },
   });
   const { errors, isSubmitting } = form.formState;
   const typedEmail = form.watch('email').trim().toLowerCase();
   const isEmailChange = Boolean(user) && typedEmail !== '' && typedEmail !== user?.email;
 
-  const onSubmit = form.handleSubmit(async ({ currentPassword, ...values }) => {
+  const onSubmit = form.handleSubmit(async ({ currentPassword, code, ...values }) => {
     setServerError(null);
     if (isEmailChange && !currentPassword) {
       form.setError('currentPassword', { message: accountLinkMessages.emailChangeNeedsPassword });
+      return;
+    }
+    const needsCode = isEmailChange && isTwoFactorOn;
+    if (needsCode && !code) {
+      form.setError(
+        'code',
+        { message: isRecovery ? twoFactorMessages.recoveryCodeRequired : twoFactorMessages.codeRequired },
+        { shouldFocus: true },
+      );
       return;
     }
     try {
       const saved = await updateProfile.mutateAsync({
         ...values,
         currentPassword: isEmailChange ? currentPassword : undefined,
+        ...(needsCode && code ? { code } : {}),
       });
       form.reset({
         firstName: saved.user.firstName,
@@ -70,7 +88,11 @@ export function ProfileCard() {
         email: saved.user.email,
         company: saved.user.company ?? '',
         currentPassword: '',
+        code: '',
       });
+      if (needsCode) {
+        void refreshSecurity();
+      }
       toast.success(
         messages.profileUpdated,
         isEmailChange && saved.pendingEmail
@@ -79,7 +101,13 @@ export function ProfileCard() {
       );
     } catch (error) {
       const message = errorMessage(error, FAILED);
-      if (
+      if (needsCode && mayHaveUsedCode(error)) {
+        void refreshSecurity();
+      }
+      if (fieldOfReauthError(error) === 'code') {
+        form.setValue('code', '');
+        form.setError('code', { type: 'server', message }, { shouldFocus: true });
+      } else if (
         error instanceof ApiError &&
         (error.code === 'WRONG_PASSWORD' || error.body.field === 'currentPassword')
       ) {
@@ -189,6 +217,19 @@ export function ProfileCard() {
                 error={errors.currentPassword?.message}
                 {...form.register('currentPassword')}
               />
+              {isTwoFactorOn ? (
+                <TwoFactorCodeField
+                  label="Two-factor code"
+                  isRecovery={isRecovery}
+                  onToggle={() => {
+                    setRecovery((was) => !was);
+                    form.setValue('code', '');
+                    form.setFocus('code');
+                  }}
+                  error={errors.code?.message}
+                  {...form.register('code')}
+                />
+              ) : null}
               <p className="text-sm text-gray-600">
                 We will send a link to the new address; your email changes once you follow it.
               </p>

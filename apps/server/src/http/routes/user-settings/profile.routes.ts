@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cancelEmailChange } from '../../../services/accounts/cancel-email-change.ts';
 import { getProfile } from '../../../services/accounts/get-profile.ts';
+import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import { updateProfile } from '../../../services/accounts/update-profile.ts';
 import type { MailContext } from '../../../services/context.ts';
 import { getAuth } from '../../plugins/auth.ts';
@@ -19,7 +20,8 @@ const security = [{ bearer: [] }];
 export const profileRoutes: FastifyPluginAsyncZod<{
   ctx: MailContext;
   limitPasswordChecks: (request: FastifyRequest) => Promise<void>;
-}> = async (app, { ctx, limitPasswordChecks }) => {
+  twoFactor: TwoFactorCheck;
+}> = async (app, { ctx, limitPasswordChecks, twoFactor }) => {
   const emailChangesPerUser = keyedRateLimit(
     app,
     ctx.config.rateLimits.verificationEmailsPerUser,
@@ -48,7 +50,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{
         summary: 'Save the profile; a new email (with the current password) is mailed a confirmation link',
         description:
           'First and last name and company change at once (an empty company clears it). An `email` other than ' +
-          "the account's needs `currentPassword`: a link valid 24 hours goes to the new address and the current " +
+          "the account's needs `currentPassword` (and `code` while two-factor is on): a link valid 24 hours goes to the new address and the current " +
           'one is told; the email changes when the link is followed (`pendingEmail` until then). An address ' +
           'another account holds is 409 `EMAIL_TAKEN`.',
         security,
@@ -79,6 +81,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{
         company: request.body.company,
         email: request.body.email,
         currentPassword: request.body.currentPassword,
+        code: request.body.code,
+        twoFactor,
       }),
   );
 

@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../testing/test-server.ts';
+import { awaitFreshStep, codeAt, enableTwoFactorViaApi } from '../../../testing/two-factor.ts';
 
 // User Settings → Profile over real HTTP: names saved at once, a new email only once the link mailed to
 // it is followed (the old address told), with the mail caught by a real SMTP server.
@@ -134,6 +135,28 @@ describe.each(testDatabaseKinds())('profile API on %s', (kind) => {
       expect(taken.body).toEqual({ error: 'An account with this email already exists', code: 'EMAIL_TAKEN' });
       expect((await profile(token)).body).toMatchObject({ user: { email }, pendingEmail: null });
       expect(mailsFor(sink, target)).toEqual([]);
+    });
+
+    it('asks for a two-factor code too while it is on, and changes nothing without a right one', async () => {
+      const user = await signUp();
+      const { secret } = await enableTwoFactorViaApi(server, user);
+      const target = newAddress();
+      const withPassword = { ...base(target), currentPassword: user.password };
+      const missing = await save(user.token, withPassword);
+      expect(missing.status).toBe(403);
+      expect(missing.body).toMatchObject({ code: 'TWO_FACTOR_REQUIRED' });
+      const wrong = await save(user.token, { ...withPassword, code: '000000' });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ code: 'INVALID_TWO_FACTOR_CODE' });
+      expect((await profile(user.token)).body.pendingEmail).toBeNull();
+      expect(mailsFor(sink, target)).toEqual([]);
+      await awaitFreshStep();
+      const saved = await save(user.token, { ...withPassword, code: codeAt(secret) });
+      expect(saved.status).toBe(200);
+      expect(saved.body.pendingEmail).toBe(target);
+      // Names alone need neither the password nor a code.
+      const renamed = await save(user.token, { ...base(user.email), firstName: 'Augusta' });
+      expect(renamed.status).toBe(200);
     });
 
     it('mails a link to the new address and tells the old one; the email changes when the link is followed', async () => {

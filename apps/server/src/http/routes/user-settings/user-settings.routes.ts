@@ -43,7 +43,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{
   // Registered inside: the sign-in check above applies to them, and they count in the same password limits.
   await app.register(apiKeyRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(twoFactorRoutes, { ctx, limitPasswordChecks, twoFactor });
-  await app.register(profileRoutes, { ctx, limitPasswordChecks });
+  await app.register(profileRoutes, { ctx, limitPasswordChecks, twoFactor });
 
   app.put(
     '/user-settings/password',
