@@ -89,10 +89,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
   let echoPort: number;
   let running: Started | undefined;
 
+  /**
+   * Starts the process on ports found free a moment before; another process may take one first (the
+   * server then exits with EADDRINUSE), and it is started again on new ones.
+   */
   async function startProcess(graceSeconds: number): Promise<Started> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startProcessOnce(graceSeconds);
+      } catch (error) {
+        if (attempt >= 3 || !String(error).includes('EADDRINUSE')) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  async function startProcessOnce(graceSeconds: number): Promise<Started> {
     const gatewayPort = await freePort();
     const apiPort = await freePort();
-    const sticky = 40_000 + Math.floor(Math.random() * 20_000);
+    const sticky = await freePort();
     let output = '';
     const child = spawn(process.execPath, ['apps/server/bin/bytegate.mjs', 'start'], {
       cwd: root,

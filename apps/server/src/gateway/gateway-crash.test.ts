@@ -118,10 +118,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a gateway killed mid-transfer (Po
       PORT: String(await freePort()),
       GATEWAY_HTTP_PORT: String(gatewayPort),
       GATEWAY_SOCKS_PORT: String(await freePort()),
-      GATEWAY_STICKY_PORTS: (() => {
-        const first = 40_000 + Math.floor(Math.random() * 20_000);
-        return `${first}-${first}`;
-      })(),
+      // A port found free, not a random one in the range the kernel hands out to outgoing connections.
+      GATEWAY_STICKY_PORTS: await freePort().then((port) => `${port}-${port}`),
       GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
       GATEWAY_OPEN_PORTS: String(originPort),
     };
