@@ -64,7 +64,7 @@ export function refuseWith(
   ctx.counters.refusals[error.code] += 1;
   if (admitted) {
     ctx.meter.exclude(client, bytes.length);
-    ctx.meter.countRequest(admitted.plan.planId, error.code, admitted.userKey);
+    ctx.meter.countRequest(admitted.plan.planId, error.code, admitted.userKey, client);
   }
   endWith(client, bytes);
 }

@@ -13,6 +13,7 @@ import { type MetricsServer, startMetricsServer } from '../metrics/metrics-serve
 import { createPaymentProviders } from '../payments/providers.ts';
 import { createRedis } from '../redis/redis-client.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
+import { unavailableLiveSource } from '../services/stats/live-source.ts';
 import { openAdminChannel } from './admin-channel.ts';
 import { startGatewayWorkers } from './gateway-workers.ts';
 import { openDatabase } from './open-database.ts';
@@ -59,7 +60,9 @@ export async function start(config: Config): Promise<void> {
   });
   let metricsServer: MetricsServer | null = null;
   let healthRedis: ReturnType<typeof createRedis> | null = null;
-  const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics });
+  // The live view: the fleet's figures in Redis (buildApp's default), else the gateway in this process.
+  const liveStats = config.redisUrl ? undefined : () => gateway?.live ?? unavailableLiveSource;
+  const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics, liveStats });
   const ctx = { config, db: database.db, log: app.log, mailer: createMailer(config, app.log) };
   const jobs = backgroundJobs(ctx, payments);
   let stopJobs: () => Promise<void> = async () => undefined;

@@ -1,6 +1,7 @@
 import type { Database } from '@bytegate/db';
 import {
   addExitTraffic,
+  addUsageStats,
   applyMeteredUsage,
   type ExitRow,
   getInventoryVersion,
@@ -25,6 +26,7 @@ import {
   type UsageFlush,
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
+import { credentialUsageOf } from './credential-usage.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -221,7 +223,7 @@ export class DbGatewayStore implements GatewayStore {
 
   /**
    * Writes one drain of the meter in one transaction, under its id: traffic used, hourly buckets, errors
-   * and hosts. A failure may still have committed (the answer to COMMIT was lost): `wasUsageFlushed`
+   * and hosts, and the Statistics' rows by credential. A failure may still have committed (the answer to COMMIT was lost): `wasUsageFlushed`
    * tells, before the usage is sent again.
    */
   async flushUsage({ flushId, usage }: UsageFlush, now = new Date()): Promise<void> {
@@ -251,9 +253,21 @@ export class DbGatewayStore implements GatewayStore {
     const started = performance.now();
     let usedAfter: Map<string, number>;
     try {
-      usedAfter = await this.db.transaction((tx) =>
-        applyMeteredUsage(tx, { flushId, bucketStart, dayStart, usage: entries, proxyUsers: userEntries }),
+      const statistics = credentialUsageOf(
+        usage,
+        (proxyUserId) => this.getProxyUserById(proxyUserId)?.planId,
       );
+      usedAfter = await this.db.transaction(async (tx) => {
+        const used = await applyMeteredUsage(tx, {
+          flushId,
+          bucketStart,
+          dayStart,
+          usage: entries,
+          proxyUsers: userEntries,
+        });
+        await addUsageStats(tx, { hour: bucketStart, day: dayStart, rows: statistics });
+        return used;
+      });
     } catch (error) {
       this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
       this.trafficObserver?.flushed(billed, null);

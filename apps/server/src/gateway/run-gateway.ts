@@ -10,6 +10,7 @@ import {
 } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { type LiveSource, startLiveSampler } from '../services/stats/live-source.ts';
 import { DbGatewayStore, type UsageFlushObserver } from './db-gateway-store.ts';
 import { type Fleet, joinFleet } from './fleet/fleet.ts';
 
@@ -33,6 +34,8 @@ export interface RunningGateway extends ListeningPorts {
   stats(): GatewayStats;
   /** With REDIS_URL: whether Redis answers (false: local limits) and how often a decision fell back. */
   sharedState(): { isDegraded: boolean; fallbacks: number } | null;
+  /** The live view of this gateway (sampled every second; with REDIS_URL also published for the fleet). */
+  live: LiveSource;
 }
 
 /**
@@ -111,6 +114,10 @@ export async function runGateway(
     await fleet?.close();
     throw error;
   }
+  const live = startLiveSampler(
+    { connections: () => gateway.connections(), carriedByPlan: () => gateway.meter.carriedByPlan },
+    fleet ? { redis: fleet.member.redis, prefix: config.redisPrefix, memberId: fleet.member.id } : null,
+  );
 
   return {
     ...ports,
@@ -123,7 +130,9 @@ export async function runGateway(
     stats: () => gateway.stats(),
     sharedState: () =>
       fleet ? { isDegraded: fleet.member.isDegraded, fallbacks: fleet.member.fallbacks } : null,
+    live: live.source,
     async stop() {
+      live.stop();
       clearInterval(refresher);
       clearInterval(healthFlusher);
       // Closing ends the connections and flushes what they carried last.
@@ -134,6 +143,7 @@ export async function runGateway(
     async drain(graceMs) {
       // Plans keep refreshing while tunnels drain: a plan deactivated meanwhile still closes them.
       const report = await gateway.drain(graceMs);
+      live.stop();
       clearInterval(refresher);
       clearInterval(healthFlusher);
       await flushExitHealth();

@@ -22,6 +22,7 @@ import { redisFailureCounts } from '../redis/redis-failure-counter.ts';
 import { TwoFactorCheck } from '../services/accounts/two-factor/two-factor-check.ts';
 import { BackgroundTasks } from '../services/background-tasks.ts';
 import type { MailContext } from '../services/context.ts';
+import { redisLiveSource } from '../services/stats/live-source.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { bodyDepthPlugin } from './plugins/body-depth.ts';
@@ -39,6 +40,7 @@ import { notificationsRoutes } from './routes/notifications/notifications.routes
 import { ordersRoutes } from './routes/orders/orders.routes.ts';
 import { proxySettingsRoutes } from './routes/proxy-settings/proxy-settings.routes.ts';
 import { dashboardProxyUserRoutes } from './routes/proxy-users/dashboard-proxy-users.routes.ts';
+import { statsRoutes } from './routes/stats/stats.routes.ts';
 import { allowlistRoutes } from './routes/subuser/allowlist.routes.ts';
 import { subuserRoutes } from './routes/subuser/subuser.routes.ts';
 import { threadRequestsRoutes } from './routes/thread-requests/thread-requests.routes.ts';
@@ -77,6 +79,8 @@ export interface BuildAppOptions {
   gatewayConnections?: MailContext['gatewayConnections'];
   /** This process's Prometheus metrics: served at /metrics when METRICS_TOKEN is set (see metrics.routes.ts). */
   metrics?: Metrics;
+  /** The live view's source (the gateway in this process); with REDIS_URL, by default the fleet's. */
+  liveStats?: MailContext['liveStats'];
 }
 
 /**
@@ -114,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: createMailer(config, app.log),
     background,
     gatewayConnections: options.gatewayConnections,
+    liveStats: options.liveStats,
   };
   // Mail a request left to send after its reply goes out before the app closes.
   app.decorate('backgroundTasks', background);
@@ -134,6 +139,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (!(await waitForRedis(redis, 2000))) {
       app.log.warn('Redis is not answering: rate limits let requests through until it does');
     }
+  }
+  if (redis && !ctx.liveStats) {
+    // Every gateway of the fleet publishes its live figures in Redis: the live view adds them up.
+    const fleetLive = redisLiveSource(redis, config.redisPrefix);
+    ctx.liveStats = () => fleetLive;
   }
   await app.register(rateLimit, {
     global: false,
@@ -212,6 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminRoutes, { ctx, payments, prefix: '/admin' });
       await api.register(dashboardProxyUserRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
+      await api.register(statsRoutes, { ctx });
       await api.register(v1Routes, { ctx, payments, prefix: '/v1' });
     },
     { prefix: '/api' },

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { BackgroundTasks } from './background-tasks.ts';
+import type { LiveSource } from './stats/live-source.ts';
 
 /** What every use case gets: the database and the settings, passed in, never imported. */
 export interface ServiceContext {
@@ -15,6 +16,8 @@ export interface ServiceContext {
   mailer?: Mailer;
   /** Work requests start and do not wait for (mail sent after the reply); buildApp sets it. */
   background?: BackgroundTasks;
+  /** Where the live view reads open connections and throughput (the gateway here, or the fleet's Redis). */
+  liveStats?: (() => LiveSource) | undefined;
   /** What the gateway running in this process holds open now; null while it runs none (see cli/start.ts). */
   gatewayConnections?: () => GatewayConnections | null;
 }

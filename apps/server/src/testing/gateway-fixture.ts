@@ -5,6 +5,7 @@ import { createExits, type NewExit } from '@bytegate/db/queries';
 import type { UsageFlushObserver } from '../gateway/db-gateway-store.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
+import { unavailableLiveSource } from '../services/stats/live-source.ts';
 import { type ConfigOverrides, createUserViaApi, startTestServer, type TestServer } from './test-server.ts';
 
 export interface GatewayFixture {
@@ -40,7 +41,11 @@ export async function startGatewayFixture(
   options: { onUsageFlush?: UsageFlushObserver; server?: ConfigOverrides } = {},
 ): Promise<GatewayFixture> {
   const { server: origin, port: originPort } = await startOrigin();
-  const server = await startTestServer(kind, options.server);
+  // The live view reads the gateway started below, as `bytegate start` wires it.
+  let running: RunningGateway | undefined;
+  const server = await startTestServer(kind, options.server, {
+    liveStats: () => running?.live ?? unavailableLiveSource,
+  });
   server.config.gateway.allowPrivateTargets = true;
   await createExits(server.database.db, { exits: LOOPBACK_EXITS });
   const gateway = await runGateway(server.config, server.database.db, console, {
@@ -51,6 +56,7 @@ export async function startGatewayFixture(
     openPorts: new Set([originPort]),
     ...(options.onUsageFlush ? { onUsageFlush: options.onUsageFlush } : {}),
   });
+  running = gateway;
   return {
     server,
     gateway,

@@ -3,7 +3,7 @@ import { createTestDb } from '@bytegate/db/testing';
 import { freePort } from '@bytegate/gateway/testing';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config.ts';
-import { buildApp } from '../http/app.ts';
+import { type BuildAppOptions, buildApp } from '../http/app.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 
 export interface TestServer {
@@ -31,6 +31,7 @@ export type ConfigOverrides = Partial<Omit<Config, 'rateLimits'>> & {
 export async function startTestServer(
   kind: 'pglite' | 'postgres',
   overrides: ConfigOverrides = {},
+  options: Pick<BuildAppOptions, 'liveStats'> = {},
 ): Promise<TestServer> {
   // The port is chosen first so that PUBLIC_URL (webhook and checkout links) points at this server.
   const port = await freePort();
@@ -49,6 +50,7 @@ export async function startTestServer(
     payments,
     logger: false,
     webDistDir: '/nonexistent',
+    ...options,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

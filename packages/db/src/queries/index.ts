@@ -23,5 +23,6 @@ export * from './thread-requests.ts';
 export * from './trusted-devices.ts';
 export * from './two-factor.ts';
 export * from './usage.ts';
+export * from './usage-stats.ts';
 export * from './users.ts';
 export * from './webhook-deliveries.ts';

@@ -8,3 +8,4 @@ export * from './plans.ts';
 export * from './proxy-users.ts';
 export * from './support.ts';
 export * from './traffic.ts';
+export * from './usage-stats.ts';

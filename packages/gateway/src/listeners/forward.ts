@@ -162,7 +162,12 @@ class ForwardFlow implements ExchangeEvents {
   }
 
   onAnswered(): void {
-    this.ctx.meter.countRequest(this.admitted.plan.planId, undefined, this.admitted.userKey);
+    this.ctx.meter.countRequest(
+      this.admitted.plan.planId,
+      undefined,
+      this.admitted.userKey,
+      this.from.socket,
+    );
   }
 
   onDone(clientKeepAlive: boolean, pipelined: Buffer): void {

@@ -61,7 +61,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
       upstream.destroy();
       return;
     }
-    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey);
+    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const allow = ctx.meter.allowFor(client);
     if (head.length > 0) {
       upstream.write(head.subarray(0, allow(head.length)));

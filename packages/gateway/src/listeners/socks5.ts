@@ -227,7 +227,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       upstream.destroy();
       return;
     }
-    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey);
+    ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const early = reader.release();
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));
     const allow = ctx.meter.allowFor(client);

@@ -12,6 +12,9 @@ export interface PlanUsage {
   errorsByCode: Record<string, number>;
   /** Bytes per target host (name as the client asked for it, lower-case). */
   hostBytes: Record<string, number>;
+  /** Requests per target host, and of them those refused or failed (the Statistics' hosts table). */
+  hostRequests: Record<string, number>;
+  hostErrors: Record<string, number>;
 }
 
 interface Metered {
@@ -44,7 +47,26 @@ const empty = (): PlanUsage => ({
   errors: 0,
   errorsByCode: {},
   hostBytes: {},
+  hostRequests: {},
+  hostErrors: {},
 });
+
+/** Adds `amount` to a count of a record (a map of codes or hosts). */
+function addTo(record: Record<string, number>, key: string, amount: number): void {
+  record[key] = (record[key] ?? 0) + amount;
+}
+
+/** Takes `amount` off a count of a record, dropping it at zero. */
+function takeFrom(record: Record<string, number>, key: string, amount: number): void {
+  const left = (record[key] ?? 0) - amount;
+  if (left === 0) {
+    delete record[key];
+  } else {
+    record[key] = left;
+  }
+}
+
+const COUNTED_RECORDS = ['errorsByCode', 'hostBytes', 'hostRequests', 'hostErrors'] as const;
 
 /** Adds per-plan usage into `into`, field by field (a meter's restore, a store's running totals). */
 export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUsage>): void {
@@ -58,11 +80,10 @@ export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUs
     sum.extraBytes += totals.extraBytes;
     sum.requests += totals.requests;
     sum.errors += totals.errors;
-    for (const [code, count] of Object.entries(totals.errorsByCode)) {
-      sum.errorsByCode[code] = (sum.errorsByCode[code] ?? 0) + count;
-    }
-    for (const [host, bytes] of Object.entries(totals.hostBytes)) {
-      sum.hostBytes[host] = (sum.hostBytes[host] ?? 0) + bytes;
+    for (const name of COUNTED_RECORDS) {
+      for (const [key, count] of Object.entries(totals[name])) {
+        addTo(sum[name], key, count);
+      }
     }
   }
 }
@@ -86,6 +107,11 @@ export class UsageMeter {
    * started: running sums of the samples, for metrics. Never drained or put back.
    */
   readonly relayed = { fromClientBytes: 0, toClientBytes: 0 };
+  /**
+   * Bytes carried per plan since the engine started (both directions, without the 2x extra): running
+   * sums of the samples, never drained, from which the live view reckons each plan's throughput.
+   */
+  readonly carriedByPlan = new Map<string, number>();
 
   /**
    * @param leftBytes the traffic a plan had left when the store last read it (undefined: no such plan);
@@ -277,14 +303,24 @@ export class UsageMeter {
     }
   }
 
-  /** Counts a request (and its refusal) for the plan and, when it came in as one, its proxy user. */
-  countRequest(planId: string, errorCode?: string, userKey?: string): void {
+  /**
+   * Counts a request (and its refusal) for the plan and, when it came in as one, its proxy user; with
+   * the client's socket, for the target host it names too.
+   */
+  countRequest(planId: string, errorCode?: string, userKey?: string, client?: Socket): void {
+    const host = client ? this.open.get(client)?.host : undefined;
     for (const key of userKey === undefined ? [planId] : [planId, userKey]) {
       const usage = this.usage(key);
       usage.requests += 1;
       if (errorCode) {
         usage.errors += 1;
-        usage.errorsByCode[errorCode] = (usage.errorsByCode[errorCode] ?? 0) + 1;
+        addTo(usage.errorsByCode, errorCode, 1);
+      }
+      if (host !== undefined) {
+        addTo(usage.hostRequests, host, 1);
+        if (errorCode) {
+          addTo(usage.hostErrors, host, 1);
+        }
       }
     }
   }
@@ -305,13 +341,14 @@ export class UsageMeter {
     if (delta > 0) {
       this.relayed.fromClientBytes += fromClient;
       this.relayed.toClientBytes += Math.max(0, toClient);
+      this.carriedByPlan.set(metered.planId, (this.carriedByPlan.get(metered.planId) ?? 0) + delta);
       const usage = this.usage(metered.planId);
       usage.bytes += delta;
       if (metered.isDoubled) {
         usage.extraBytes += delta;
       }
       if (metered.host !== undefined) {
-        usage.hostBytes[metered.host] = (usage.hostBytes[metered.host] ?? 0) + delta;
+        addTo(usage.hostBytes, metered.host, delta);
       }
       if (metered.userKey !== undefined) {
         // The proxy user's share, under its own key: the same bytes, already in the plan's total.
@@ -319,6 +356,9 @@ export class UsageMeter {
         share.bytes += delta;
         if (metered.isDoubled) {
           share.extraBytes += delta;
+        }
+        if (metered.host !== undefined) {
+          addTo(share.hostBytes, metered.host, delta);
         }
       }
       // What is now billed (pending) is no longer outstanding in the grant.
@@ -378,16 +418,9 @@ export class UsageMeter {
       from.extraBytes -= usage.extraBytes;
       from.requests -= usage.requests;
       from.errors -= usage.errors;
-      for (const [code, count] of Object.entries(usage.errorsByCode)) {
-        from.errorsByCode[code] = (from.errorsByCode[code] ?? 0) - count;
-        if (from.errorsByCode[code] === 0) {
-          delete from.errorsByCode[code];
-        }
-      }
-      for (const [host, bytes] of Object.entries(usage.hostBytes)) {
-        from.hostBytes[host] = (from.hostBytes[host] ?? 0) - bytes;
-        if (from.hostBytes[host] === 0) {
-          delete from.hostBytes[host];
+      for (const name of COUNTED_RECORDS) {
+        for (const [key, count] of Object.entries(usage[name])) {
+          takeFrom(from[name], key, count);
         }
       }
     }
