@@ -21,7 +21,9 @@ export function useIsTwoFactorOn(): boolean {
 }
 
 function setTwoFactor(queryClient: QueryClient, twoFactor: TwoFactorStatus) {
-  queryClient.setQueryData<SecurityStatusResponse>(queryKeys.security, (known) => ({ ...known, twoFactor }));
+  queryClient.setQueryData<SecurityStatusResponse>(queryKeys.security, (known) =>
+    known ? { ...known, twoFactor } : known,
+  );
   return queryClient.invalidateQueries({ queryKey: queryKeys.security });
 }
 

@@ -5,18 +5,22 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changePassword } from '../../../services/accounts/change-password.ts';
 import { deleteAccount } from '../../../services/accounts/delete-account.ts';
+import type { GoogleOpenId } from '../../../services/accounts/google/google-openid.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
+import { signInMethodsRoutes } from './sign-in-methods.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
 
 export const userSettingsRoutes: FastifyPluginAsyncZod<{
   ctx: ServiceContext;
   twoFactor: TwoFactorCheck;
-}> = async (app, { ctx, twoFactor }) => {
+  /** Sign-in with Google's client, null while it is off. */
+  google: GoogleOpenId | null;
+}> = async (app, { ctx, twoFactor, google }) => {
   app.addHook('onRequest', app.requireAuth);
 
   // Each of these checks a password (argon2, deliberately slow): limited per user and per address, so
@@ -42,6 +46,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{
   // Registered inside: the sign-in check above applies to them, and they count in the same password limits.
   await app.register(apiKeyRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(twoFactorRoutes, { ctx, limitPasswordChecks, twoFactor });
+  await app.register(signInMethodsRoutes, { ctx, limitPasswordChecks, twoFactor, google });
 
   app.put(
     '/user-settings/password',
