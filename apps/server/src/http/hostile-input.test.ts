@@ -305,7 +305,9 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     for (const route of [
       'POST /api/auth/signup',
       'POST /api/auth/login',
+      'GET /api/auth/google/callback',
       'PUT /api/user-settings/password',
+      'POST /api/user-settings/password',
       'DELETE /api/user-settings/account',
       'POST /api/contact',
       'POST /api/subuser/create',
