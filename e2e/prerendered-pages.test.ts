@@ -38,6 +38,8 @@ const articles: Array<[string, string]> = [
   ['/help/threads', 'Threads'],
   ['/help/api', 'Automate with the API'],
   ['/help/two-factor-authentication', 'Two-factor authentication'],
+  ['/help/notifications', 'Notifications, alerts and auto-buy'],
+  ['/help/webhooks', 'Webhooks'],
 ];
 
 /** `inSite`: under the site's header and footer (sign-in and sign-up have a page of their own). */
@@ -149,6 +151,27 @@ describe('the prerendered public pages', () => {
     expect(meta(document, 'name', 'robots')).toBe('noindex');
     expect(document.querySelector('link[rel="canonical"]')).toBeNull();
     expect(document.querySelector('a[href="/"]')?.text).toBeDefined();
+  });
+
+  it('prerenders the pages of mailed links, marked noindex and left out of the sitemap', async () => {
+    const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    for (const [path, title, heading] of [
+      ['/forgot-password', 'Reset Your Password', 'Reset your password'],
+      ['/reset-password', 'Choose a New Password', 'Choose a new password'],
+      ['/verify-email', 'Verify Your Email', 'Verify your email'],
+    ] as const) {
+      // A link carries its token in the query: the page is the same.
+      const { status, document } = await fetchHtml(`${path}?token=${'a'.repeat(43)}`);
+      expect(status, path).toBe(200);
+      expect(document.querySelector('title')?.text, path).toBe(`${title} | Bytegate`);
+      expect(meta(document, 'name', 'robots'), path).toBe('noindex');
+      expect(document.querySelector('link[rel="canonical"]'), path).toBeNull();
+      expect(
+        document.querySelectorAll('h1').map((h1) => h1.text),
+        path,
+      ).toEqual([heading]);
+      expect(sitemap, path).not.toContain(path);
+    }
   });
 
   it('serves the dashboard as the app shell, not as a prerendered page', async () => {

@@ -1,4 +1,4 @@
-import { HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
+import { ACCOUNT_LINK_PAGES, HELP_ARTICLE_PATHS } from '@bytegate/contracts/routes';
 
 /** Every public page, and a path that is none (the 404 page), for the suites that check them all. */
 export const PUBLIC_PAGES = [
@@ -11,6 +11,7 @@ export const PUBLIC_PAGES = [
   ...HELP_ARTICLE_PATHS,
   '/login',
   '/signup',
+  ...Object.values(ACCOUNT_LINK_PAGES),
   '/no/such/page',
 ];
 

@@ -201,6 +201,9 @@ const envSchema = z.object({
   PAYMENTS_SANDBOX: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto'),
   SMTP_URL: optionalText.pipe(smtpUrl.optional()),
   MAIL_FROM: optionalText.pipe(mailFrom.optional()),
+  EMAIL_VERIFICATION: z
+    .enum(['auto', 'required', 'off'], { error: 'must be auto, required or off' })
+    .default('auto'),
   EXIT_PROBE_URL: optionalText.pipe(probeUrl.optional()),
   EXIT_PROBE_INTERVAL_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })
@@ -223,6 +226,13 @@ const envSchema = z.object({
 
 /** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
 export type PaymentsSandboxSetting = 'auto' | 'on' | 'off';
+
+/**
+ * EMAIL_VERIFICATION as it applies: `required` (a new account is mailed a link, and may top up or buy
+ * only once it is followed) or `off`. `auto`, the default, is `required` with SMTP_URL and `off`
+ * without, where no mail leaves the machine and a fresh clone must work end to end.
+ */
+export type EmailVerificationMode = 'required' | 'off';
 
 export interface RateLimitRule {
   max: number;
@@ -284,6 +294,13 @@ export interface Config {
     threadRequests: RateLimitRule;
     /** Requests to the public API (`/api/v1`), per API key. */
     apiKeyRequests: RateLimitRule;
+    /** Password reset mails asked for one email address, from anywhere. */
+    passwordResetsPerEmail: RateLimitRule;
+    passwordResetsPerAddress: RateLimitRule;
+    /** Verification and email-change links mailed for one account. */
+    verificationEmailsPerUser: RateLimitRule;
+    /** Mailed links followed (a new password set, an address proven). */
+    accountLinksPerAddress: RateLimitRule;
   };
   sessionTtlMs: number;
   /** Provider A's credentials; null means a sandbox or nothing, as `paymentsSandbox` decides. */
@@ -298,6 +315,7 @@ export interface Config {
     /** The From of every message: `Bytegate <no-reply@{host of PUBLIC_URL}>` unless MAIL_FROM says. */
     from: string;
   };
+  emailVerification: EmailVerificationMode;
   /** Where the exit probe job requests through every exit, and how often; null: no probing. */
   exitProbe: { url: string; intervalSeconds: number } | null;
   /**
@@ -332,6 +350,10 @@ export const defaultRateLimits: Config['rateLimits'] = {
   paymentWebhooks: { max: 120, windowMs: 60_000 },
   threadRequests: { max: 20, windowMs: 60 * 60_000 },
   apiKeyRequests: { max: 600, windowMs: 60_000 },
+  passwordResetsPerEmail: { max: 5, windowMs: 60 * 60_000 },
+  passwordResetsPerAddress: { max: 20, windowMs: 60 * 60_000 },
+  verificationEmailsPerUser: { max: 5, windowMs: 60 * 60_000 },
+  accountLinksPerAddress: { max: 30, windowMs: 15 * 60_000 },
 };
 
 /** Reads and validates the settings; throws ConfigError naming every bad variable. */
@@ -439,6 +461,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     },
+    emailVerification:
+      e.EMAIL_VERIFICATION === 'auto' ? (e.SMTP_URL ? 'required' : 'off') : e.EMAIL_VERIFICATION,
     exitProbe: e.EXIT_PROBE_URL
       ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
       : null,

@@ -171,6 +171,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads EMAIL_VERIFICATION: required with SMTP_URL and off without under auto, and stops on anything else', () => {
+    const smtp = { SMTP_URL: 'smtp://mail.example:587' };
+    expect(loadConfig({}).emailVerification).toBe('off');
+    expect(loadConfig(smtp).emailVerification).toBe('required');
+    expect(loadConfig({ ...smtp, EMAIL_VERIFICATION: 'auto' }).emailVerification).toBe('required');
+    expect(loadConfig({ ...smtp, EMAIL_VERIFICATION: 'off' }).emailVerification).toBe('off');
+    expect(loadConfig({ EMAIL_VERIFICATION: 'required' }).emailVerification).toBe('required');
+    expect(() => loadConfig({ EMAIL_VERIFICATION: 'yes' })).toThrow(
+      /EMAIL_VERIFICATION: must be auto, required or off/,
+    );
+  });
+
   it('sends from MAIL_FROM, by default no-reply at the public host', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://bytegate.example:8443/' }).mail.from).toBe(
       'Bytegate <no-reply@bytegate.example>',

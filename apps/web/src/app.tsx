@@ -1,3 +1,4 @@
+import { ACCOUNT_LINK_PAGES } from '@bytegate/contracts/routes';
 import type { ComponentType, ReactNode } from 'react';
 import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
@@ -52,6 +53,16 @@ const LoginPage = withServerState(() =>
 const SignupPage = withServerState(() =>
   import('./routes/public/signup-page.tsx').then((module) => module.SignupPage),
 );
+// Where mailed links lead, and asking for a reset: signed in or not, so no redirect either way.
+const ForgotPasswordPage = withServerState(() =>
+  import('./routes/public/forgot-password-page.tsx').then((module) => module.ForgotPasswordPage),
+);
+const ResetPasswordPage = withServerState(() =>
+  import('./routes/public/reset-password-page.tsx').then((module) => module.ResetPasswordPage),
+);
+const VerifyEmailPage = withServerState(() =>
+  import('./routes/public/verify-email-page.tsx').then((module) => module.VerifyEmailPage),
+);
 const ContactPage = lazy(() =>
   import('./routes/public/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
 );
@@ -100,6 +111,20 @@ export const routes: RouteObject[] = [
           </RedirectIfSignedIn>
         ),
       },
+      ...(
+        [
+          [ACCOUNT_LINK_PAGES.forgotPassword, ForgotPasswordPage],
+          [ACCOUNT_LINK_PAGES.resetPassword, ResetPasswordPage],
+          [ACCOUNT_LINK_PAGES.verifyEmail, VerifyEmailPage],
+        ] as const
+      ).map(([path, Page]) => ({
+        path,
+        element: (
+          <Suspense fallback={<FullPageSpinner />}>
+            <Page />
+          </Suspense>
+        ),
+      })),
       {
         path: '/dashboard',
         element: (

@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { userSchema } from './auth.ts';
 import { COMPANY_MAX_LENGTH } from './constants.ts';
-import { emailField, firstNameField, lastNameField, newPasswordField, passwordInput } from './fields.ts';
+import {
+  companyField,
+  emailField,
+  firstNameField,
+  lastNameField,
+  newPasswordField,
+  passwordInput,
+} from './fields.ts';
 import { messages } from './messages.ts';
 import { text } from './text.ts';
 import { optionalTwoFactorCodeField } from './two-factor.ts';
@@ -31,14 +39,39 @@ export const deleteAccountRequestSchema = z.object({
 });
 export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;
 
-/** Profile form (a local simulation per SPEC section 7): first, last name and email required. */
+/**
+ * The profile form (SPEC section 5): first, last name and email required, company optional. A new email
+ * also takes the current password: it becomes the account's once its mailed link is followed.
+ */
 export const profileFormSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: emailField,
   company: text('Company', { shouldTrim: true }).max(COMPANY_MAX_LENGTH).optional(),
+  currentPassword: z.string().optional(),
+  code: z.string().optional(),
 });
 export type ProfileForm = z.input<typeof profileFormSchema>;
+
+/** `PUT /api/user-settings/profile`: names and company saved at once; an empty company clears it. */
+export const updateProfileRequestSchema = z.object({
+  firstName: firstNameField,
+  lastName: lastNameField,
+  email: emailField,
+  company: companyField,
+  /** Needed only when `email` differs from the account's (the change is then mailed for confirmation). */
+  currentPassword: passwordInput('Current password').optional(),
+  /** With a change of email while two-factor is on: an app or recovery code. */
+  code: optionalTwoFactorCodeField,
+});
+export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
+
+/** The profile: the user, and the address a change of email waits on (its link not followed yet). */
+export const profileResponseSchema = z.object({
+  user: userSchema,
+  pendingEmail: z.string().nullable(),
+});
+export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
 export const balanceResponseSchema = z.object({
   balance: z.number(),

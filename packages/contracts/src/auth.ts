@@ -21,6 +21,8 @@ export const userSchema = z.object({
   email: z.string(),
   company: z.string().nullable(),
   balance: z.number(),
+  /** Whether `email` was proven by a mailed link; while it is not, top-ups and purchases may be refused. */
+  emailVerified: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -112,6 +114,8 @@ export const publicConfigSchema = z.object({
   paymentsSandbox: z.boolean(),
   /** How each payment provider runs; an unavailable one has its payment button disabled. */
   paymentProviders: z.object({ cryptomus: paymentProviderModeSchema, bitcart: paymentProviderModeSchema }),
+  /** EMAIL_VERIFICATION: an account must follow its mailed link before it may top up or buy traffic. */
+  emailVerificationRequired: z.boolean(),
   /** Where customers point their tools: the gateway's host name, address and ports. */
   gateway: z.object({
     host: z.string(),

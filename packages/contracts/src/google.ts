@@ -56,6 +56,7 @@ export const googleMessages = {
   setPasswordFirst: 'Set a password first: without one, Google is the only way to sign in to this account.',
   setPasswordBeforeDeleting: 'Set a password first: deleting the account asks for it.',
   setPasswordBeforeApiKeys: 'Set a password first: creating an API key asks for it.',
+  setPasswordBeforeEmailChange: 'Set a password first: changing your email asks for it.',
   notLinked: 'No Google account is connected.',
   noPasswordToChange: 'This account has no password yet: set one instead.',
   alreadyHasPassword: 'This account already has a password. Change it with your current password.',

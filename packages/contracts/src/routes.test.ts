@@ -29,6 +29,9 @@ describe('web routes', () => {
     expect(isWebRoute('/dashboard')).toBe(true);
     expect(isWebRoute('/help/targeting/target-filters/')).toBe(true);
     expect(isWebRoute('/admin')).toBe(true);
+    expect(isWebRoute('/forgot-password')).toBe(true);
+    expect(isWebRoute('/reset-password')).toBe(true);
+    expect(isWebRoute('/verify-email')).toBe(true);
     expect(isWebRoute('/admin/customers/0b6a3e0e-4d6c-4c3f-9d0f-1a2b3c4d5e6f')).toBe(true);
   });
 

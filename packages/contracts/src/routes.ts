@@ -18,13 +18,26 @@ export const HELP_ARTICLE_PATHS = [
   '/help/threads',
   '/help/api',
   '/help/two-factor-authentication',
+  '/help/notifications',
+  '/help/webhooks',
 ] as const;
+
+/**
+ * The pages of mailed links (issue 18): asking for a password reset, and where the links lead (each
+ * sends its token to the API). Public, prerendered and never indexed.
+ */
+export const ACCOUNT_LINK_PAGES = {
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+} as const;
 
 /** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */
 export const WEB_ROUTE_PATHS: readonly string[] = [
   '/',
   '/login',
   '/signup',
+  ...Object.values(ACCOUNT_LINK_PAGES),
   '/dashboard',
   '/contact',
   '/privacy',

@@ -6,7 +6,8 @@ import { buildApp } from '../http/app.ts';
 import { backgroundJobs } from '../jobs/background-jobs.ts';
 import { leadJobsWhenElected } from '../jobs/leader.ts';
 import { startJobs } from '../jobs/scheduler.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { createMailer, smtpOptionsOf } from '../mail/mailer.ts';
+import { outboxDir } from '../mail/outbox.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { type MetricsServer, startMetricsServer } from '../metrics/metrics-server.ts';
 import { createPaymentProviders } from '../payments/providers.ts';
@@ -168,6 +169,17 @@ export async function start(config: Config): Promise<void> {
     ? `open ${config.publicUrl}${config.roles.has('api') ? `\n  API reference: ${config.publicUrl}/api/docs` : ''}`
     : `no HTTP port (roles: ${roles})`;
   console.log(
-    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n`,
+    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n${mailBannerLine(config)}`,
   );
+}
+
+/** Where mail goes (never SMTP_URL itself: it holds the password) and whether sign-ups must verify. */
+function mailBannerLine(config: Config): string {
+  if (!config.roles.has('api')) {
+    return '';
+  }
+  const { smtpUrl } = config.mail;
+  const server = smtpUrl ? smtpOptionsOf(smtpUrl) : null;
+  const where = server ? `SMTP ${server.host}:${server.port}` : `written to ${outboxDir(config.dataDir)}`;
+  return `  Mail: ${where}; email verification ${config.emailVerification}\n`;
 }

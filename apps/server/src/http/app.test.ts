@@ -97,6 +97,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
         recaptchaSiteKey: null,
         paymentsSandbox: true,
         paymentProviders: { cryptomus: 'sandbox', bitcart: 'sandbox' },
+        emailVerificationRequired: false,
         gateway: {
           host: '127.0.0.1',
           ip: null,
@@ -182,6 +183,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
         recaptchaSiteKey: 'test-site-key',
         paymentsSandbox: true,
         paymentProviders: { cryptomus: 'sandbox', bitcart: 'sandbox' },
+        emailVerificationRequired: false,
         gateway: expect.objectContaining({ httpPort: 8823 }),
       });
     });

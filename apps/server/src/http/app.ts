@@ -21,6 +21,7 @@ import { createRedis, waitForRedis } from '../redis/redis-client.ts';
 import { redisFailureCounts } from '../redis/redis-failure-counter.ts';
 import { GoogleOpenId } from '../services/accounts/google/google-openid.ts';
 import { TwoFactorCheck } from '../services/accounts/two-factor/two-factor-check.ts';
+import { BackgroundTasks } from '../services/background-tasks.ts';
 import type { MailContext } from '../services/context.ts';
 import { registerOpenApi } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -30,6 +31,7 @@ import { allowFramingBySelf, securityHeadersPlugin } from './plugins/security-he
 import { rateLimitError } from './rate-limits.ts';
 import { accountRoutes } from './routes/account/account.routes.ts';
 import { adminRoutes } from './routes/admin/admin.routes.ts';
+import { accountLinkRoutes } from './routes/auth/account-links.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
 import { GOOGLE_CALLBACK_PATH, googleAuthRoutes } from './routes/auth/google.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
@@ -46,6 +48,13 @@ import { topupRoutes } from './routes/topup/topup.routes.ts';
 import { userSettingsRoutes } from './routes/user-settings/user-settings.routes.ts';
 import { v1Routes } from './routes/v1/v1.routes.ts';
 import { registerWebApp, type WebApp } from './web.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What requests started and did not wait for (mail sent after the reply); `idle()` waits for it. */
+    backgroundTasks: BackgroundTasks;
+  }
+}
 
 /** Each provider's built-in sandbox, mounted under /sandbox/<name> where it stands in for the provider. */
 const sandboxPlugins = { cryptomus: cryptomusSandbox, bitcart: bitcartSandbox };
@@ -99,13 +108,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
+  const background = new BackgroundTasks(app.log);
   const ctx: MailContext = {
     config,
     db,
     log: app.log,
     mailer: createMailer(config, app.log),
+    background,
     gatewayConnections: options.gatewayConnections,
   };
+  // Mail a request left to send after its reply goes out before the app closes.
+  app.decorate('backgroundTasks', background);
+  app.addHook('onClose', () => background.idle());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -191,6 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         : null;
       await api.register(authRoutes, { ctx, loginFailureCounts: failureCounts, twoFactor });
       await api.register(googleAuthRoutes, { ctx, google });
+      await api.register(accountLinkRoutes, { ctx });
       await api.register(userSettingsRoutes, { ctx, twoFactor, google });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });

@@ -305,6 +305,10 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     for (const route of [
       'POST /api/auth/signup',
       'POST /api/auth/login',
+      'POST /api/auth/forgot-password',
+      'POST /api/auth/reset-password',
+      'POST /api/auth/verify-email',
+      'PUT /api/user-settings/profile',
       'GET /api/auth/google/callback',
       'PUT /api/user-settings/password',
       'POST /api/user-settings/password',

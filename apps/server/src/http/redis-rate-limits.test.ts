@@ -14,6 +14,7 @@ describe.runIf(redisUrl)('rate limits and sign-in failures in Redis', () => {
   const contactLimit = {
     contact: { max: 3, windowMs: 60_000 },
     loginFailuresPerAccountAndAddress: { max: 3, windowMs: 60_000 },
+    passwordResetsPerEmail: { max: 2, windowMs: 60_000 },
   };
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
@@ -40,6 +41,18 @@ describe.runIf(redisUrl)('rate limits and sign-in failures in Redis', () => {
       ready: true,
       checks: { redis: { ok: true } },
     });
+  });
+
+  it('counts password reset requests per email across API processes', async () => {
+    const [a, b] = servers;
+    const email = `forgot.${randomBytes(4).toString('hex')}@example.com`;
+    const statuses = [];
+    for (const server of [a, b, a]) {
+      statuses.push(
+        (await server?.request('POST', '/api/auth/forgot-password', { body: { email } }))?.status,
+      );
+    }
+    expect(statuses).toEqual([202, 202, 429]);
   });
 
   /** Four wrong sign-ins for one new email, sent to the servers in turn: their statuses. */

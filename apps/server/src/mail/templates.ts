@@ -82,6 +82,132 @@ export function threadRequestDecision({
   };
 }
 
+export interface PasswordResetProps {
+  /** The account holder's first name. */
+  name: string;
+  /** The page that sets the new password, with the link's token. */
+  link: string;
+  /** How long the link works. */
+  validMinutes: number;
+}
+
+/** The link to set a new password, asked for on the sign-in page's "Forgot your password?". */
+export function passwordReset({ name, link, validMinutes }: PasswordResetProps): MailContent {
+  const validity = `The link works for ${validMinutes} minutes, once. Asking for another one ends this one.`;
+  const notYou =
+    'If you did not ask for this, ignore this email: your password stays as it is, and nobody can use this link without reading your mail.';
+  return {
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    text: textLayout([
+      `Hello ${name},`,
+      `Someone (hopefully you) asked to reset the password of your ${PRODUCT_NAME} account. To choose a new password, open this link:`,
+      link,
+      `${validity} Setting a new password signs you out on every device; your proxy credentials keep working.`,
+      notYou,
+    ]),
+    html: htmlLayout('Reset your password', [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Someone (hopefully you) asked to reset the password of your ${escapeHtml(PRODUCT_NAME)} account.</p>`,
+      linkButton(link, 'Choose a new password'),
+      `<p>${escapeHtml(validity)} Setting a new password signs you out on every device; your proxy credentials keep working.</p>`,
+      `<p>${escapeHtml(notYou)}</p>`,
+    ]),
+  };
+}
+
+export interface EmailVerificationProps {
+  name: string;
+  /** The page that proves the address, with the link's token. */
+  link: string;
+  validDays: number;
+}
+
+/** The link that proves a new account's address; top-ups and purchases wait for it when required. */
+export function emailVerification({ name, link, validDays }: EmailVerificationProps): MailContent {
+  const validity = `The link works for ${validDays} days. You can send yourself a new one from the dashboard.`;
+  return {
+    subject: `Verify your email for ${PRODUCT_NAME}`,
+    text: textLayout([
+      `Hello ${name},`,
+      `Welcome to ${PRODUCT_NAME}. Please confirm that this is your email address by opening this link:`,
+      link,
+      `Once it is verified you can top up your balance and buy traffic. ${validity}`,
+      'If you did not create an account, ignore this email.',
+    ]),
+    html: htmlLayout('Verify your email', [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Welcome to ${escapeHtml(PRODUCT_NAME)}. Please confirm that this is your email address.</p>`,
+      linkButton(link, 'Verify my email'),
+      `<p>Once it is verified you can top up your balance and buy traffic. ${escapeHtml(validity)}</p>`,
+      '<p>If you did not create an account, ignore this email.</p>',
+    ]),
+  };
+}
+
+export interface EmailChangeProps {
+  name: string;
+  /** The address the account is to move to. */
+  newEmail: string;
+  /** The page that confirms the change, with the link's token. */
+  link: string;
+  validHours: number;
+}
+
+/** Sent to the new address of a change of email: the change happens when this link is followed. */
+export function emailChangeConfirmation({ name, newEmail, link, validHours }: EmailChangeProps): MailContent {
+  const ask = `You asked to use ${newEmail} for your ${PRODUCT_NAME} account. To confirm, open this link:`;
+  const validity = `The link works for ${validHours} hours. Until it is followed, your account keeps its current email.`;
+  return {
+    subject: `Confirm your new email for ${PRODUCT_NAME}`,
+    text: textLayout([
+      `Hello ${name},`,
+      ask,
+      link,
+      validity,
+      'If you did not ask for this, ignore this email.',
+    ]),
+    html: htmlLayout('Confirm your new email', [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>You asked to use <strong>${escapeHtml(newEmail)}</strong> for your ${escapeHtml(PRODUCT_NAME)} account.</p>`,
+      linkButton(link, 'Confirm my new email'),
+      `<p>${escapeHtml(validity)}</p>`,
+      '<p>If you did not ask for this, ignore this email.</p>',
+    ]),
+  };
+}
+
+export interface EmailChangeRequestedProps {
+  name: string;
+  newEmail: string;
+}
+
+/** Sent to the old address of a change of email when it is asked for, so a takeover does not go unseen. */
+export function emailChangeRequested({ name, newEmail }: EmailChangeRequestedProps): MailContent {
+  const asked = `Someone signed in to your ${PRODUCT_NAME} account asked to change its email to ${newEmail}.`;
+  const pending =
+    'Nothing changes until the link we sent to that address is followed; until then this address stays the one on your account.';
+  const notYou =
+    'If this was not you, sign in, change your password (which signs out every other device) and contact support.';
+  return {
+    subject: `Your ${PRODUCT_NAME} email is about to change`,
+    text: textLayout([`Hello ${name},`, asked, pending, notYou]),
+    html: htmlLayout('Your email is about to change', [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>Someone signed in to your ${escapeHtml(PRODUCT_NAME)} account asked to change its email to <strong>${escapeHtml(newEmail)}</strong>.</p>`,
+      `<p>${escapeHtml(pending)}</p>`,
+      `<p><strong>${escapeHtml(notYou)}</strong></p>`,
+    ]),
+  };
+}
+
+/** A link as a button, with the address written out below for clients that show no button. */
+function linkButton(href: string, label: string): string {
+  return [
+    `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:#4338ca;color:#ffffff;font-weight:bold;text-decoration:none">${escapeHtml(label)}</a></p>`,
+    `<p style="font-size:14px;color:#555555">Or open this address in your browser:<br>\n<a href="${escapeHtml(href)}" style="color:#4338ca;word-break:break-all">${escapeHtml(href)}</a></p>`,
+  ].join('\n');
+}
+
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);

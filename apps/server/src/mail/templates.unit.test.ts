@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { contactReply, escapeHtml, threadRequestDecision } from './templates.ts';
+import {
+  contactReply,
+  emailChangeConfirmation,
+  emailChangeRequested,
+  emailVerification,
+  escapeHtml,
+  passwordReset,
+  threadRequestDecision,
+} from './templates.ts';
 
 describe('escapeHtml', () => {
   it('escapes every character that could open markup or leave an attribute', () => {
@@ -108,5 +116,61 @@ describe('threadRequestDecision', () => {
     expect(html).toContain('<title>Thread limit raised</title>');
     expect(html).toContain('>Bytegate</p>');
     expect(html).not.toMatch(/<img|<table|<script/);
+  });
+});
+
+describe('the mailed links', () => {
+  const link = 'https://bytegate.example/reset-password?token=abc_DEF-123&x="y"';
+  const hostile = '<img src=x onerror=alert(1)>';
+
+  it('puts the link in the text as it is, and in the HTML as a button and as text, escaped', () => {
+    for (const mail of [
+      passwordReset({ name: 'Ann', link, validMinutes: 30 }),
+      emailVerification({ name: 'Ann', link, validDays: 7 }),
+      emailChangeConfirmation({ name: 'Ann', newEmail: 'ann@new.example', link, validHours: 24 }),
+    ]) {
+      expect(mail.text).toContain(`\n${link}\n`);
+      expect(mail.text.startsWith('Hello Ann,\n\n')).toBe(true);
+      expect(mail.text.endsWith('-- \nThe Bytegate team\n')).toBe(true);
+      const escaped = 'https://bytegate.example/reset-password?token=abc_DEF-123&amp;x=&quot;y&quot;';
+      expect(mail.html.split(`href="${escaped}"`)).toHaveLength(3);
+      expect(mail.html).not.toContain(link);
+    }
+  });
+
+  it('says how long each link works and what to do if it was not you', () => {
+    const reset = passwordReset({ name: 'Ann', link, validMinutes: 30 });
+    expect(reset.subject).toBe('Reset your Bytegate password');
+    expect(reset.text).toContain('The link works for 30 minutes, once.');
+    expect(reset.text).toContain('your proxy credentials keep working');
+    expect(reset.text).toContain('If you did not ask for this, ignore this email');
+    expect(emailVerification({ name: 'Ann', link, validDays: 7 }).text).toContain(
+      'The link works for 7 days.',
+    );
+    const change = emailChangeConfirmation({
+      name: 'Ann',
+      newEmail: 'ann@new.example',
+      link,
+      validHours: 24,
+    });
+    expect(change.subject).toBe('Confirm your new email for Bytegate');
+    expect(change.text).toContain('The link works for 24 hours.');
+    const notice = emailChangeRequested({ name: 'Ann', newEmail: 'ann@new.example' });
+    expect(notice.subject).toBe('Your Bytegate email is about to change');
+    expect(notice.text).toContain('asked to change its email to ann@new.example.');
+    expect(notice.text).toContain('change your password');
+  });
+
+  it('escapes names and addresses in the HTML', () => {
+    const mails = [
+      passwordReset({ name: hostile, link, validMinutes: 30 }),
+      emailVerification({ name: hostile, link, validDays: 7 }),
+      emailChangeConfirmation({ name: hostile, newEmail: `"${hostile}"@x.example`, link, validHours: 24 }),
+      emailChangeRequested({ name: hostile, newEmail: `"${hostile}"@x.example` }),
+    ];
+    for (const mail of mails) {
+      expect(mail.html).not.toContain('<img');
+      expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    }
   });
 });

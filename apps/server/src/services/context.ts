@@ -3,6 +3,7 @@ import type { GatewayConnections } from '@bytegate/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { BackgroundTasks } from './background-tasks.ts';
 
 /** What every use case gets: the database and the settings, passed in, never imported. */
 export interface ServiceContext {
@@ -12,6 +13,8 @@ export interface ServiceContext {
   log?: FastifyBaseLogger;
   /** Outgoing mail (SMTP, or the outbox without SMTP_URL); buildApp sets it, see `MailContext`. */
   mailer?: Mailer;
+  /** Work requests start and do not wait for (mail sent after the reply); buildApp sets it. */
+  background?: BackgroundTasks;
   /** What the gateway running in this process holds open now; null while it runs none (see cli/start.ts). */
   gatewayConnections?: () => GatewayConnections | null;
 }

@@ -5,7 +5,7 @@ import { createExits, type NewExit } from '@bytegate/db/queries';
 import type { UsageFlushObserver } from '../gateway/db-gateway-store.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
-import { createUserViaApi, startTestServer, type TestServer } from './test-server.ts';
+import { type ConfigOverrides, createUserViaApi, startTestServer, type TestServer } from './test-server.ts';
 
 export interface GatewayFixture {
   server: TestServer;
@@ -37,10 +37,10 @@ export async function startOrigin(): Promise<{ server: Server; port: number }> {
  */
 export async function startGatewayFixture(
   kind: 'pglite' | 'postgres',
-  options: { onUsageFlush?: UsageFlushObserver } = {},
+  options: { onUsageFlush?: UsageFlushObserver; server?: ConfigOverrides } = {},
 ): Promise<GatewayFixture> {
   const { server: origin, port: originPort } = await startOrigin();
-  const server = await startTestServer(kind);
+  const server = await startTestServer(kind, options.server);
   server.config.gateway.allowPrivateTargets = true;
   await createExits(server.database.db, { exits: LOOPBACK_EXITS });
   const gateway = await runGateway(server.config, server.database.db, console, {

@@ -2,7 +2,18 @@ import type {
   BalanceResponse,
   ChangePasswordRequest,
   DeleteAccountRequest,
+  ProfileResponse,
+  UpdateProfileRequest,
 } from '@bytegate/contracts/account';
+import type {
+  ForgotPasswordRequest,
+  ForgotPasswordResponse,
+  ResendVerificationResponse,
+  ResetPasswordRequest,
+  ResetPasswordResponse,
+  VerifyEmailRequest,
+  VerifyEmailResponse,
+} from '@bytegate/contracts/account-links';
 import type { AddAllowlistRequest, AllowlistEntry, AllowlistResponse } from '@bytegate/contracts/allowlist';
 import type {
   CookieAuthResponse,
@@ -188,6 +199,17 @@ export const api = {
     logout: () => request<OkResponse>('POST', '/auth/logout'),
     me: () => request<MeResponse>('GET', '/auth/me'),
   },
+  // Mailed links: whoever opens one may not be signed in (or signed in as someone else), so these
+  // three go without the session; asking for a new verification link is the signed-in user's.
+  accountLinks: {
+    forgotPassword: (body: ForgotPasswordRequest) =>
+      request<ForgotPasswordResponse>('POST', '/auth/forgot-password', { body, auth: false }),
+    resetPassword: (body: ResetPasswordRequest) =>
+      request<ResetPasswordResponse>('POST', '/auth/reset-password', { body, auth: false }),
+    verifyEmail: (body: VerifyEmailRequest) =>
+      request<VerifyEmailResponse>('POST', '/auth/verify-email', { body, auth: false }),
+    resendVerification: () => request<ResendVerificationResponse>('POST', '/auth/verify-email/resend'),
+  },
   config: {
     get: () => request<PublicConfig>('GET', '/config', { auth: false }),
   },
@@ -202,6 +224,10 @@ export const api = {
       request<OkResponse>('PUT', '/user-settings/password', { body }),
     deleteAccount: (body: DeleteAccountRequest) =>
       request<OkResponse>('DELETE', '/user-settings/account', { body }),
+    getProfile: () => request<ProfileResponse>('GET', '/user-settings/profile'),
+    updateProfile: (body: UpdateProfileRequest) =>
+      request<ProfileResponse>('PUT', '/user-settings/profile', { body }),
+    cancelEmailChange: () => request<ProfileResponse>('DELETE', '/user-settings/email-change'),
   },
   dashboard: {
     getStats: () => request<DashboardStatsResponse>('GET', '/dashboard/stats'),

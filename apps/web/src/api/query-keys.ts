@@ -23,6 +23,7 @@ export const queryKeys = {
   planAutomation: (planId: string) => ['plans', planId, 'automation'] as const,
   /** User Settings → Security: two-factor's status, the Google account linked, whether it has a password. */
   security: ['user-settings', 'security'] as const,
+  profile: ['user-settings', 'profile'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,

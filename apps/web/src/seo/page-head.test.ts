@@ -6,7 +6,7 @@ import { fillTemplate } from './template.ts';
 
 describe('page heads', () => {
   it('gives every public page its own head, the 404 head to unknown paths, and none to the dashboard', () => {
-    expect(PUBLIC_PAGE_PATHS).toHaveLength(8 + HELP_ARTICLE_PATHS.length);
+    expect(PUBLIC_PAGE_PATHS).toHaveLength(11 + HELP_ARTICLE_PATHS.length);
     expect(pageHeadFor('/help/')).toBe(pageHeadFor('/help'));
     expect(pageHeadFor('/help/targeting')?.type).toBe('article');
     expect(pageHeadFor('/nope')).toBe(NOT_FOUND_HEAD);
@@ -17,6 +17,18 @@ describe('page heads', () => {
     expect(pageHeadFor('/administrator')).toBe(NOT_FOUND_HEAD);
     expect(PUBLIC_PAGE_PATHS.some((path) => path.startsWith('/admin'))).toBe(false);
     expect(pageHeadFor('/login')?.isListed).toBe(false);
+  });
+
+  it('keeps the pages of mailed links out of search engines and the sitemap', () => {
+    for (const path of ['/forgot-password', '/reset-password', '/verify-email']) {
+      const head = pageHeadFor(path);
+      expect(head?.canonicalPath, path).toBeNull();
+      expect(head?.isListed, path).toBe(false);
+      expect(PUBLIC_PAGE_PATHS).toContain(path);
+      expect(renderHead(head ?? NOT_FOUND_HEAD, 'https://example.com'), path).toContain(
+        '<meta name="robots" content="noindex"',
+      );
+    }
   });
 
   it('describes a guide as a TechArticle inside a breadcrumb trail', () => {

@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '@bytegate/contracts/constants';
-import { isWebRoute } from '@bytegate/contracts/routes';
+import { ACCOUNT_LINK_PAGES, isWebRoute } from '@bytegate/contracts/routes';
 import { HELP_ENTRIES } from '../features/help/articles.ts';
 
 /** One step of a page's breadcrumb trail; the last step is the page itself and has no link. */
@@ -43,6 +43,12 @@ function page(
       isListed: options.isListed ?? true,
     },
   ];
+}
+
+/** A page only a link in a mail leads to: never indexed (no canonical link, robots noindex), never listed. */
+function noindexPage(path: string, title: string, description: string): [string, PageHead] {
+  const [, head] = page(path, title, description, { isListed: false });
+  return [path, { ...head, canonicalPath: null }];
 }
 
 const heads = new Map<string, PageHead>([
@@ -91,6 +97,23 @@ const heads = new Map<string, PageHead>([
     'Create a Bytegate account: buy residential, mobile and datacenter proxy traffic by the gigabyte, paid with cryptocurrency.',
     { isListed: false },
   ),
+  ...[
+    noindexPage(
+      ACCOUNT_LINK_PAGES.forgotPassword,
+      'Reset Your Password',
+      'Forgot your Bytegate password? Enter the email of your account and we will send you a link to choose a new one.',
+    ),
+    noindexPage(
+      ACCOUNT_LINK_PAGES.resetPassword,
+      'Choose a New Password',
+      'Set a new password for your Bytegate account with the link we emailed you, then sign in with it.',
+    ),
+    noindexPage(
+      ACCOUNT_LINK_PAGES.verifyEmail,
+      'Verify Your Email',
+      'Confirm the email address of your Bytegate account with the link we emailed you.',
+    ),
+  ],
   ...HELP_ENTRIES.map((entry) => {
     const [path, head] = page(entry.path, entry.title, entry.description, {
       breadcrumbs: [HOME, HELP_CENTER, { label: entry.title }],

@@ -29,6 +29,7 @@ const user = {
   email: 'ada@example.com',
   company: null,
   balance: 12.5,
+  emailVerified: false,
 };
 const minute = 60_000;
 
@@ -99,6 +100,9 @@ describe('the stored user check', () => {
       { ...user, company: 'Acme' },
       { ...user, extra: 'ignored' },
       { ...user, company: undefined },
+      { ...user, emailVerified: true },
+      { ...user, emailVerified: 'yes' },
+      { ...user, emailVerified: undefined },
       { ...user, balance: '12.50' },
       { ...user, email: 42 },
       { firstName: 'Ada' },

@@ -80,8 +80,11 @@ export function loadSession(store: KeyValueStore, now: number): LoadedSession {
   if (!isStoredUser(parsedUser)) {
     return ended();
   }
-  const { firstName, lastName, email, company, balance } = parsedUser;
-  return { session: { user: { firstName, lastName, email, company, balance } }, hasEnded: false };
+  const { firstName, lastName, email, company, balance, emailVerified } = parsedUser;
+  return {
+    session: { user: { firstName, lastName, email, company, balance, emailVerified } },
+    hasEnded: false,
+  };
 }
 
 /**
@@ -99,6 +102,7 @@ export function isStoredUser(value: unknown): value is User {
     typeof user.email === 'string' &&
     (user.company === null || typeof user.company === 'string') &&
     typeof user.balance === 'number' &&
-    Number.isFinite(user.balance)
+    Number.isFinite(user.balance) &&
+    typeof user.emailVerified === 'boolean'
   );
 }

@@ -1,3 +1,4 @@
+export * from './account-tokens.ts';
 export * from './allowlist.ts';
 export * from './api-keys.ts';
 export * from './audit.ts';

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
 import { plans } from '../schema/plans.ts';
@@ -40,6 +40,38 @@ export async function updateUserPasswordHash(
   params: { userId: string; passwordHash: string },
 ): Promise<void> {
   await db.update(users).set({ passwordHash: params.passwordHash }).where(eq(users.id, params.userId));
+}
+
+/** Saves a user's names and company; answers the row, or null when there is no such active account. */
+export async function updateUserProfile(
+  db: Executor,
+  params: { userId: string; firstName: string; lastName: string; company: string | null },
+): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ firstName: params.firstName, lastName: params.lastName, company: params.company })
+    .where(and(eq(users.id, params.userId), isNull(users.deletedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Makes `email` the account's proven address: marks it verified (keeping an earlier proof of the same
+ * address), switching to it when it is a new one. A taken address fails on the unique email.
+ */
+export async function setVerifiedEmail(
+  db: Executor,
+  params: { userId: string; email: string; now: Date },
+): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({
+      emailVerifiedAt: sql`case when ${users.email} = ${params.email} then coalesce(${users.emailVerifiedAt}, ${params.now.toISOString()}::timestamptz) else ${params.now.toISOString()}::timestamptz end`,
+      email: params.email,
+    })
+    .where(and(eq(users.id, params.userId), isNull(users.deletedAt)))
+    .returning();
+  return row ?? null;
 }
 
 /**

@@ -9,5 +9,6 @@ export function presentUser(row: UserRow): User {
     email: row.email,
     company: row.company,
     balance: row.balanceCents / 100,
+    emailVerified: row.emailVerifiedAt !== null,
   };
 }

@@ -1,6 +1,8 @@
 import type { AuthResponse } from '@bytegate/contracts/auth';
 import { messages } from '@bytegate/contracts/messages';
 import { createUser } from '@bytegate/db/queries';
+import { sendEmailVerification } from '../account-links/send-email-verification.ts';
+import { runAfterReply } from '../background-tasks.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
@@ -24,7 +26,9 @@ export interface SignUpProps {
 
 /**
  * Creates an account and signs it in; the browser it came from is remembered as the account's device.
- * An email that already has an account is a 409.
+ * An email that already has an account is a 409. Where EMAIL_VERIFICATION is required, the address is
+ * mailed its verification link after the reply (a mail server that fails does not fail the sign-up: the
+ * dashboard can send the link again).
  */
 export async function signUp(
   ctx: ServiceContext,
@@ -38,7 +42,7 @@ export async function signUp(
     expectedHostname: new URL(ctx.config.publicUrl).hostname,
   });
   const passwordHash = await hashPassword(props.password);
-  return ctx.db.transaction(async (tx) => {
+  const signedUp = await ctx.db.transaction(async (tx) => {
     const user = await createUser(tx, {
       email: props.email,
       passwordHash,
@@ -57,6 +61,12 @@ export async function signUp(
     const deviceToken = props.isBrowser
       ? await rememberDevice(tx, { deviceToken: undefined, trustedHash: null, userId: user.id })
       : null;
-    return { token, user: presentUser(user), deviceToken };
+    return { token, user, deviceToken };
   });
+  const { user, ...session } = signedUp;
+  const { mailer } = ctx;
+  if (ctx.config.emailVerification === 'required' && mailer) {
+    await runAfterReply(ctx, 'verification mail', () => sendEmailVerification({ ...ctx, mailer }, { user }));
+  }
+  return { ...session, user: presentUser(user) };
 }

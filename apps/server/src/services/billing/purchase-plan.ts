@@ -13,6 +13,7 @@ import {
   lockUserBalance,
   saveIdempotentRequest,
 } from '@bytegate/db/queries';
+import { requireVerifiedEmail } from '../account-links/require-verified-email.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { notify } from '../notifications/notify.ts';
@@ -39,10 +40,11 @@ export interface PurchasePlanProps {
 export type PurchaseOutcome = PurchasePlanResponse & { isReplay?: boolean; orderRowId?: string };
 
 /**
- * Buys GB of a pool from the balance: debits it (ledger row under the user's row lock), creates the
+ * Buys GB of a pool from the balance (once the account's email is verified, where that is required): debits it (ledger row under the user's row lock), creates the
  * pool's plan or adds the traffic to it, and records a completed order, all in one transaction.
  */
 export async function purchasePlan(ctx: ServiceContext, props: PurchasePlanProps): Promise<PurchaseOutcome> {
+  await requireVerifiedEmail(ctx, { userId: props.userId });
   const priceCents = planPriceCents(props.poolType, props.quantityGb);
   return ctx.db.transaction(async (tx): Promise<PurchaseOutcome> => {
     const balanceCents = await lockUserBalance(tx, { userId: props.userId });

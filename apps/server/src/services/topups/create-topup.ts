@@ -1,6 +1,7 @@
 import { topupMessages } from '@bytegate/contracts/topup';
 import { createOrder, updateOrder } from '@bytegate/db/queries';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { requireVerifiedEmail } from '../account-links/require-verified-email.ts';
 import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -19,7 +20,7 @@ export interface CreatedTopup {
 }
 
 /**
- * Opens a top-up: a pending order, then an invoice at the provider for exactly that order. A provider
+ * Opens a top-up (once the account's email is verified, where that is required): a pending order, then an invoice at the provider for exactly that order. A provider
  * failure marks the order failed and answers the spec's message; nothing is credited until the
  * provider itself confirms payment (see settle-topup).
  */
@@ -28,6 +29,7 @@ export async function createTopup(
   provider: PaymentProvider,
   props: CreateTopupProps,
 ): Promise<CreatedTopup> {
+  await requireVerifiedEmail(ctx, { userId: props.userId });
   const order = await createOrder(ctx.db, {
     userId: props.userId,
     kind: 'topup',

@@ -34,13 +34,16 @@ export function loadRecaptcha(siteKey: string): Promise<Grecaptcha> {
   return loading;
 }
 
+/** The forms with a bot check: the action each declares, which the server checks the token was made for. */
+export type BotCheckAction = 'login' | 'signup' | 'password_reset';
+
 /**
- * A fresh token for one action ('login' or 'signup'), asked for at submit time as Google requires.
+ * A fresh token for one action ('login', 'signup' or 'password_reset'), asked for at submit time as Google requires.
  * No site key means no bot check: answers undefined.
  */
 export async function getRecaptchaToken(
   siteKey: string | null,
-  action: 'login' | 'signup',
+  action: BotCheckAction,
 ): Promise<string | undefined> {
   if (!siteKey) {
     return undefined;

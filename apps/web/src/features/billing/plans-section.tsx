@@ -19,6 +19,8 @@ import {
 } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useEmailVerification } from '../email-verification/use-email-verification.ts';
+import { VerificationRequiredNotice } from '../email-verification/verification-required-notice.tsx';
 import { BalanceCard } from './balance-card.tsx';
 
 const pools: Record<PoolType, { icon: typeof CpuIcon; points: string[] }> = {
@@ -112,6 +114,8 @@ function OrderForm({
   onPurchased: () => void;
 }) {
   const purchase = usePurchasePlan();
+  const { isPending: isVerificationPending } = useEmailVerification();
+  const noticeId = useId();
   const [quantityText, setQuantityText] = useState(String(MIN_PURCHASE_GB));
   const [quantity, setQuantity] = useState(MIN_PURCHASE_GB);
   const [label, setLabel] = useState('');
@@ -178,6 +182,11 @@ function OrderForm({
             value={label}
             onChange={(event) => setLabel(event.target.value)}
           />
+          {isVerificationPending ? (
+            <div className="sm:col-span-2">
+              <VerificationRequiredNotice id={noticeId} action="buy traffic" />
+            </div>
+          ) : null}
           <p id={totalId} className="text-sm text-gray-600 sm:col-span-2" aria-live="polite">
             {quantity} GB × {formatUsd(PRICE_PER_GB_CENTS[pool])} ={' '}
             <span className="text-lg font-semibold text-gray-900" data-testid="order-total">
@@ -189,7 +198,12 @@ function OrderForm({
           <Button type="button" variant="secondary" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" isLoading={purchase.isPending}>
+          <Button
+            type="submit"
+            isLoading={purchase.isPending}
+            disabled={isVerificationPending}
+            aria-describedby={isVerificationPending ? noticeId : undefined}
+          >
             Purchase {formatUsd(total)}
           </Button>
         </CardFooter>

@@ -1,8 +1,9 @@
 import { MIN_TOPUP_CENTS, TOPUP_QUICK_AMOUNTS } from '@bytegate/contracts/constants';
 import { topupAmountSchema, topupMessages } from '@bytegate/contracts/topup';
 import { FlaskConicalIcon, ShieldCheckIcon, TimerIcon, ZapIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { ApiError } from '../../api/api-client.ts';
 import { useConfig } from '../../api/use-config.ts';
 import { createTopupInvoice, type OpenedCheckout, type TopupProvider } from '../../api/use-topup.ts';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -10,6 +11,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useEmailVerification } from '../email-verification/use-email-verification.ts';
+import { VerificationRequiredNotice } from '../email-verification/verification-required-notice.tsx';
 import { BalanceCard } from './balance-card.tsx';
 import { CheckoutDialog } from './checkout-dialog.tsx';
 
@@ -53,10 +56,13 @@ export function TopupSection() {
   const [isTouched, setTouched] = useState(false);
   const [pending, setPending] = useState<TopupProvider | null>(null);
   const [checkout, setCheckout] = useState<OpenedCheckout | null>(null);
+  const { isPending: isVerificationPending } = useEmailVerification();
+  const noticeId = useId();
   const problem = amountProblem(amount);
   const isBelowMinimum =
     amount === '' || Number(amount) * 100 < MIN_TOPUP_CENTS || Number.isNaN(Number(amount));
-  const isPayDisabled = isBelowMinimum || problem !== null || pending !== null || checkout !== null;
+  const isPayDisabled =
+    isBelowMinimum || problem !== null || pending !== null || checkout !== null || isVerificationPending;
 
   const pay = async (provider: TopupProvider) => {
     setTouched(true);
@@ -66,8 +72,13 @@ export function TopupSection() {
     setPending(provider);
     try {
       setCheckout(await createTopupInvoice(provider, amount));
-    } catch {
-      toast.error(topupMessages.failed);
+    } catch (error) {
+      // A refusal that says what to do is shown as it is; any other failure in the spec's words.
+      toast.error(
+        error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED'
+          ? error.message
+          : topupMessages.failed,
+      );
     } finally {
       setPending(null);
     }
@@ -129,6 +140,9 @@ export function TopupSection() {
               ))}
             </div>
           </fieldset>
+          {isVerificationPending ? (
+            <VerificationRequiredNotice id={noticeId} action="top up your balance" />
+          ) : null}
           <div className="flex flex-col gap-3 sm:flex-row">
             {providers.map((provider) => (
               <Button
@@ -136,7 +150,13 @@ export function TopupSection() {
                 size="lg"
                 variant={provider.id === 'cryptomus' ? 'primary' : 'secondary'}
                 disabled={isPayDisabled || !isAvailable(provider.id)}
-                aria-describedby={isAvailable(provider.id) ? undefined : `${provider.id}-unavailable`}
+                aria-describedby={
+                  isVerificationPending
+                    ? noticeId
+                    : isAvailable(provider.id)
+                      ? undefined
+                      : `${provider.id}-unavailable`
+                }
                 isLoading={pending === provider.id}
                 onClick={() => void pay(provider.id)}
               >

@@ -9,6 +9,7 @@ import { OrdersSection } from '../../features/billing/orders-section.tsx';
 import { PlansSection } from '../../features/billing/plans-section.tsx';
 import { TestModeBanner } from '../../features/billing/test-mode-banner.tsx';
 import { TopupSection } from '../../features/billing/topup-section.tsx';
+import { VerifyEmailBanner } from '../../features/email-verification/verify-email-banner.tsx';
 import { ProxySettingsSection } from '../../features/proxy-settings/proxy-settings-section.tsx';
 import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -128,6 +129,7 @@ export function DashboardPage() {
           id="dashboard-main"
           className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8"
         >
+          <VerifyEmailBanner />
           <SectionContent id={sectionId} onNavigate={select} />
         </main>
       </div>

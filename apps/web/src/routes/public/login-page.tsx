@@ -1,6 +1,7 @@
 import { type LoginForm, loginFormSchema } from '@bytegate/contracts/auth';
 import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
+import { ACCOUNT_LINK_PAGES } from '@bytegate/contracts/routes';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -122,13 +123,12 @@ export function LoginPage() {
             {...form.register('password')}
           />
           <div className="text-right">
-            <button
-              type="button"
-              onClick={() => toast.info('To reset your password, contact support from the Contact page.')}
+            <Link
+              to={ACCOUNT_LINK_PAGES.forgotPassword}
               className="text-sm text-brand-600 hover:text-brand-700 hover:underline"
             >
               Forgot your password?
-            </button>
+            </Link>
           </div>
         </div>
         <Button type="submit" className="w-full" size="lg" isLoading={isSubmitting} disabled={!isHydrated}>

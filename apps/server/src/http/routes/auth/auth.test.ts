@@ -56,6 +56,7 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
         email: 'grace.hopper@example.com',
         company: 'Navy',
         balance: 0,
+        emailVerified: false,
       });
       const me = await server.request('GET', '/api/auth/me', { token: body.token });
       expect(me.status).toBe(200);
@@ -142,7 +143,14 @@ describe.each(testDatabaseKinds())('auth API on %s', (kind) => {
       const { status, body } = await server.request('GET', '/api/auth/me', { token });
       expect(status).toBe(200);
       expect(body).toEqual({
-        user: { firstName: 'Ada', lastName: 'Lovelace', email, company: 'Acme', balance: 0 },
+        user: {
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email,
+          company: 'Acme',
+          balance: 0,
+          emailVerified: false,
+        },
         role: 'customer',
       });
     });

@@ -21,6 +21,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; payments: Pay
       googleSignIn: config.google !== null,
       paymentsSandbox: payments.hasSandbox,
       paymentProviders: payments.modes,
+      emailVerificationRequired: config.emailVerification === 'required',
       gateway: {
         host: config.gateway.host,
         ip: config.gateway.ip ?? null,

@@ -43,6 +43,7 @@ export const subuserRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         response: {
           201: purchasePlanResponseSchema,
           400: z.union([insufficientBalanceSchema, errorResponseSchema]),
+          403: errorResponseSchema,
         },
       },
     },

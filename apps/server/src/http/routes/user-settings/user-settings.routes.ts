@@ -7,16 +7,17 @@ import { changePassword } from '../../../services/accounts/change-password.ts';
 import { deleteAccount } from '../../../services/accounts/delete-account.ts';
 import type { GoogleOpenId } from '../../../services/accounts/google/google-openid.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
-import type { ServiceContext } from '../../../services/context.ts';
+import type { MailContext } from '../../../services/context.ts';
 import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
+import { profileRoutes } from './profile.routes.ts';
 import { signInMethodsRoutes } from './sign-in-methods.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
 
 export const userSettingsRoutes: FastifyPluginAsyncZod<{
-  ctx: ServiceContext;
+  ctx: MailContext;
   twoFactor: TwoFactorCheck;
   /** Sign-in with Google's client, null while it is off. */
   google: GoogleOpenId | null;
@@ -46,6 +47,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{
   // Registered inside: the sign-in check above applies to them, and they count in the same password limits.
   await app.register(apiKeyRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(twoFactorRoutes, { ctx, limitPasswordChecks, twoFactor });
+  await app.register(profileRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(signInMethodsRoutes, { ctx, limitPasswordChecks, twoFactor, google });
 
   app.put(

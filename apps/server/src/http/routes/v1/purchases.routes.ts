@@ -37,7 +37,8 @@ export const v1PurchaseRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = 
         description:
           'Scope `purchase`. Send an `Idempotency-Key` header (a UUID per purchase): a retry with the same key ' +
           'answers what the first request got, with `Idempotent-Replayed: true`, and never buys twice; the same key ' +
-          'with a different body is 409 `CONFLICT`. Keys are kept a day.',
+          "with a different body is 409 `CONFLICT`. Keys are kept a day. While the account's email waits for its " +
+          'verification link (EMAIL_VERIFICATION required) the answer is 403 `EMAIL_NOT_VERIFIED`.',
         security: V1_SECURITY,
         headers: z.object({ 'idempotency-key': idempotencyKeySchema }),
         body: purchaseBodySchema.meta({ examples: [{ pool_type: 'residential', gb: 10 }] }),

@@ -26,7 +26,8 @@ export const v1TopupRoutes: FastifyPluginAsyncZod<{
           'Open a top-up invoice: pay it at `checkout_url`; the balance is credited once the provider confirms',
         description:
           'Scope `billing`. `amount_usd` in dollars (up to two decimals, within the top-up limits). The order stays ' +
-          '`pending` until the provider confirms payment; nothing is credited before.',
+          "`pending` until the provider confirms payment; nothing is credited before. While the account's email " +
+          'waits for its verification link (EMAIL_VERIFICATION required) the answer is 403 `EMAIL_NOT_VERIFIED`.',
         security: V1_SECURITY,
         body: z
           .object({

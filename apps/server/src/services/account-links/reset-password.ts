@@ -1,0 +1,54 @@
+import { accountLinkMessages } from '@bytegate/contracts/account-links';
+import {
+  expireAccountTokens,
+  getActiveUserById,
+  getLiveAccountToken,
+  revokeUserSessions,
+  updateUserPasswordHash,
+  useAccountToken,
+} from '@bytegate/db/queries';
+import { hashPassword } from '../accounts/passwords.ts';
+import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
+import { hashLinkToken } from './link-tokens.ts';
+
+export interface ResetPasswordProps {
+  /** The token of the mailed link. */
+  token: string;
+  /** Already held to the sign-up rules by the request schema. */
+  password: string;
+}
+
+/**
+ * Sets a new password with a mailed reset link, once: the link is used up, every dashboard session of
+ * the account is revoked (whoever knew the old password is signed out) and its other reset links stop
+ * working. Proxy credentials are not touched. Nobody is signed in: the person signs in with the new
+ * password, which also asks for a second factor where the account has one. A link that is unknown,
+ * used, expired, for another address than the account's now, or of a deleted or disabled account is
+ * 400 INVALID_LINK. Answers the account's email.
+ */
+export async function resetPassword(
+  ctx: ServiceContext,
+  props: ResetPasswordProps,
+): Promise<{ email: string }> {
+  const tokenHash = hashLinkToken(props.token);
+  const invalid = new DomainError('INVALID_LINK', accountLinkMessages.resetLinkInvalid);
+  // Looked at first, so a made-up token costs no password hashing.
+  if (!(await getLiveAccountToken(ctx.db, { tokenHash, purpose: 'password_reset', now: new Date() }))) {
+    throw invalid;
+  }
+  const passwordHash = await hashPassword(props.password);
+  return ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    // Used up in one statement: of two requests racing with the same link, one gets here.
+    const link = await useAccountToken(tx, { tokenHash, purpose: 'password_reset', now });
+    const user = link ? await getActiveUserById(tx, { userId: link.userId }) : null;
+    if (!link || !user || user.disabledAt || user.email !== link.email) {
+      throw invalid;
+    }
+    await updateUserPasswordHash(tx, { userId: user.id, passwordHash });
+    await revokeUserSessions(tx, { userId: user.id, now });
+    await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
+    return { email: user.email };
+  });
+}
