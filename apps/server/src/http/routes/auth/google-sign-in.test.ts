@@ -115,12 +115,14 @@ describe.each(testDatabaseKinds())('sign-in with Google on %s', (kind) => {
     expect(browser.cookies.has('bytegate_oidc')).toBe(false);
     const me = await browser.me();
     expect(me.status).toBe(200);
+    // Google verified the address: no mailed link is waited for.
     expect(me.body.user).toEqual({
       firstName: 'Grace',
       lastName: 'Hopper',
       email,
       company: null,
       balance: 0,
+      emailVerified: true,
     });
     expect(me.body.csrfToken).toEqual(expect.any(String));
     // No password, the email verified by Google, Google linked.

@@ -345,8 +345,8 @@ describe.each(testDatabaseKinds())('Google in user settings on %s', (kind) => {
   });
 
   describe('what an account without a password is asked', () => {
-    it('turns two-factor on without a password, and needs one for an API key', async () => {
-      const { browser } = await googleAccount();
+    it('turns two-factor on without a password, and needs one for an API key or a new email', async () => {
+      const { browser, email } = await googleAccount();
       const setup = await browser.request('POST', '/api/user-settings/two-factor/setup', { body: {} });
       expect(setup.status).toBe(200);
       const key = await browser.request('POST', '/api/user-settings/api-keys', {
@@ -355,6 +355,18 @@ describe.each(testDatabaseKinds())('Google in user settings on %s', (kind) => {
       expect(key).toMatchObject({
         status: 409,
         body: { error: 'Set a password first: creating an API key asks for it.' },
+      });
+      // A change of email is confirmed with the password too; names change without one.
+      const names = await browser.request('PUT', '/api/user-settings/profile', {
+        body: { firstName: 'New', lastName: 'Name', email },
+      });
+      expect(names.status).toBe(200);
+      const email2 = await browser.request('PUT', '/api/user-settings/profile', {
+        body: { firstName: 'New', lastName: 'Name', email: newEmail('moved'), currentPassword: 'anything' },
+      });
+      expect(email2).toMatchObject({
+        status: 409,
+        body: { code: 'CONFLICT', error: 'Set a password first: changing your email asks for it.' },
       });
     });
 
