@@ -79,6 +79,26 @@ const probeUrl = z.string().refine((value) => {
   }
 }, 'must be an http:// or https:// URL without credentials, like https://probe.example/health');
 
+/**
+ * The OpenID Connect issuer signing in with Google goes to (its discovery document is read from it):
+ * https, or plain http on a loopback host only (a local provider in tests and development).
+ */
+const issuerUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const isLoopback = host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+    return (
+      (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback)) &&
+      !url.username &&
+      !url.search &&
+      !url.hash
+    );
+  } catch {
+    return false;
+  }
+}, 'must be an https:// issuer URL, like https://accounts.google.com (http:// only on a loopback host, for tests)');
+
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
 const isProxyAddress = (text: string) =>
   PROXY_PRESETS.includes(text) ||
@@ -168,6 +188,9 @@ const envSchema = z.object({
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_ISSUER_URL: optionalText.pipe(issuerUrl.optional()),
   CRYPTOMUS_MERCHANT_ID: optionalText,
   CRYPTOMUS_API_KEY: optionalText,
   CRYPTOMUS_API_URL: z.url().default('https://api.cryptomus.com'),
@@ -242,6 +265,11 @@ export interface Config {
     workers: number;
   };
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
+  /**
+   * Sign-in with Google (OpenID Connect, see services/accounts/google/): the OAuth client registered
+   * with Google, and the issuer whose discovery document names the endpoints; null: off (no button).
+   */
+  google: { clientId: string; clientSecret: string; issuerUrl: string } | null;
   /** Per client address unless the name says otherwise. */
   rateLimits: {
     /** Sign-in requests, failed or not (a flood guard). */
@@ -352,6 +380,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Optional (derived from the API URL), but set alone it says someone meant to configure Bitcart.
     ...(e.BITCART_ADMIN_URL ? { BITCART_ADMIN_URL: e.BITCART_ADMIN_URL } : {}),
   });
+  assertAllOrNone('Sign-in with Google', {
+    GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
+  });
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const roles = new Set(e.ROLES);
   if (!e.DATABASE_URL && roles.size < ROLE_NAMES.length) {
@@ -392,6 +424,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             secretKey: e.RECAPTCHA_SECRET_KEY,
             verifyUrl: e.RECAPTCHA_VERIFY_URL,
             minScore: e.RECAPTCHA_MIN_SCORE,
+          }
+        : null,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            issuerUrl: e.GOOGLE_ISSUER_URL ?? 'https://accounts.google.com',
           }
         : null,
     rateLimits: defaultRateLimits,

@@ -115,6 +115,50 @@ describe('loadConfig', () => {
     expect(complete.cryptomus).toBeNull();
   });
 
+  it('turns sign-in with Google on with both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, naming a missing one', () => {
+    expect(loadConfig({}).google).toBeNull();
+    expect(
+      loadConfig({ GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 's' }).google,
+    ).toEqual({
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 's',
+      issuerUrl: 'https://accounts.google.com',
+    });
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(
+      /GOOGLE_CLIENT_SECRET: must be set, because GOOGLE_CLIENT_ID is \(Sign-in with Google needs GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET/,
+    );
+    expect(() => loadConfig({ GOOGLE_CLIENT_SECRET: 'secret' })).toThrow(
+      /GOOGLE_CLIENT_ID: must be set, because GOOGLE_CLIENT_SECRET is/,
+    );
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: '  ' })).toThrow(
+      /GOOGLE_CLIENT_SECRET: must be set/,
+    );
+  });
+
+  it('reads GOOGLE_ISSUER_URL: https, or http only on a loopback host', () => {
+    const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' };
+    for (const good of [
+      'https://issuer.example/realms/a',
+      'http://127.0.0.1:9000',
+      'http://localhost:9000',
+      'http://[::1]:9000',
+    ]) {
+      expect(loadConfig({ ...google, GOOGLE_ISSUER_URL: good }).google?.issuerUrl).toBe(good);
+    }
+    for (const bad of [
+      'http://issuer.example',
+      'http://10.0.0.1',
+      'accounts.google.com',
+      'ftp://issuer.example',
+      'https://u:p@issuer.example',
+      'https://issuer.example/?a=1',
+    ]) {
+      expect(() => loadConfig({ ...google, GOOGLE_ISSUER_URL: bad })).toThrow(
+        /GOOGLE_ISSUER_URL: must be an https:\/\/ issuer URL/,
+      );
+    }
+  });
+
   it('sends mail through SMTP_URL, or to the outbox when it is unset', () => {
     expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: 'Bytegate <no-reply@localhost>' });
     expect(loadConfig({ SMTP_URL: ' ' }).mail.smtpUrl).toBeNull();

@@ -108,6 +108,8 @@ export type OkResponse = z.infer<typeof okResponseSchema>;
 /** Public settings the web app needs before sign-in. */
 export const publicConfigSchema = z.object({
   recaptchaSiteKey: z.string().nullable(),
+  /** Sign-in with Google is set up (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET): the login and sign-up pages offer it. */
+  googleSignIn: z.boolean(),
   /** True while a payment provider runs its built-in sandbox: the UI shows a test-mode banner. */
   paymentsSandbox: z.boolean(),
   /** How each payment provider runs; an unavailable one has its payment button disabled. */

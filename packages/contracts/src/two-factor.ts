@@ -78,7 +78,7 @@ export const optionalTwoFactorCodeField = text('Code', { shouldTrim: true })
   .max(64, 'Code must be at most 64 characters')
   .optional();
 
-/** `GET /api/user-settings/security`: how the account is protected (Google sign-in joins it later). */
+/** Two-factor's part of `GET /api/user-settings/security`. */
 export const twoFactorStatusSchema = z.object({
   enabled: z.boolean(),
   /** When it was turned on (ISO time), null while off. */
@@ -88,11 +88,21 @@ export const twoFactorStatusSchema = z.object({
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 
-export const securityStatusResponseSchema = z.object({ twoFactor: twoFactorStatusSchema });
+/** `GET /api/user-settings/security`: how the account is protected and how it signs in. */
+export const securityStatusResponseSchema = z.object({
+  twoFactor: twoFactorStatusSchema,
+  /** The Google account linked for sign-in (its email, which may differ from the account's), or null. */
+  google: z.object({ email: z.string() }).nullable(),
+  /** False for an account created with Google that has not set a password yet. */
+  hasPassword: z.boolean(),
+});
 export type SecurityStatusResponse = z.infer<typeof securityStatusResponseSchema>;
 
-/** `POST /api/user-settings/two-factor/setup`: starting enrolment takes the password. */
-export const startTwoFactorSetupRequestSchema = z.object({ password: passwordInput() });
+/**
+ * `POST /api/user-settings/two-factor/setup`: starting enrolment takes the password (an account without
+ * one, created with Google, leaves it out).
+ */
+export const startTwoFactorSetupRequestSchema = z.object({ password: passwordInput().optional() });
 export type StartTwoFactorSetupRequest = z.input<typeof startTwoFactorSetupRequestSchema>;
 
 /** The secret waiting to be confirmed, three ways: for a camera, for a link, and for typing. */
@@ -117,9 +127,9 @@ export const recoveryCodesResponseSchema = z.object({
 });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
 
-/** `POST /api/user-settings/two-factor/disable`: the password and a code. */
+/** `POST /api/user-settings/two-factor/disable`: the password (none for an account without one) and a code. */
 export const disableTwoFactorRequestSchema = z.object({
-  password: passwordInput(),
+  password: passwordInput().optional(),
   code: optionalTwoFactorCodeField,
 });
 export type DisableTwoFactorRequest = z.input<typeof disableTwoFactorRequestSchema>;

@@ -95,6 +95,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       const { body } = await server.request('GET', '/api/config');
       expect(body).toEqual({
         recaptchaSiteKey: null,
+        googleSignIn: false,
         paymentsSandbox: true,
         paymentProviders: { cryptomus: 'sandbox', bitcart: 'sandbox' },
         emailVerificationRequired: false,
@@ -181,6 +182,7 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
     it('gives the web app the public site key', async () => {
       expect((await server.request('GET', '/api/config')).body).toEqual({
         recaptchaSiteKey: 'test-site-key',
+        googleSignIn: false,
         paymentsSandbox: true,
         paymentProviders: { cryptomus: 'sandbox', bitcart: 'sandbox' },
         emailVerificationRequired: false,

@@ -19,6 +19,7 @@ import { CHECKOUT_FRAME_SCRIPT } from '../payments/sandbox/checkout-page.ts';
 import { cryptomusSandbox } from '../payments/sandbox/cryptomus-sandbox.ts';
 import { createRedis, waitForRedis } from '../redis/redis-client.ts';
 import { redisFailureCounts } from '../redis/redis-failure-counter.ts';
+import { GoogleOpenId } from '../services/accounts/google/google-openid.ts';
 import { TwoFactorCheck } from '../services/accounts/two-factor/two-factor-check.ts';
 import { BackgroundTasks } from '../services/background-tasks.ts';
 import type { MailContext } from '../services/context.ts';
@@ -33,6 +34,7 @@ import { accountRoutes } from './routes/account/account.routes.ts';
 import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { accountLinkRoutes } from './routes/auth/account-links.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
+import { GOOGLE_CALLBACK_PATH, googleAuthRoutes } from './routes/auth/google.routes.ts';
 import { configRoutes } from './routes/config/config.routes.ts';
 import { contactRoutes } from './routes/contact/contact.routes.ts';
 import { dashboardRoutes } from './routes/dashboard/dashboard.routes.ts';
@@ -207,9 +209,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const failureCounts = redis ? redisFailureCounts(redis, config.redisPrefix) : undefined;
       // One count of wrong two-factor codes per account, at sign-in and in user settings alike.
       const twoFactor = new TwoFactorCheck(config.rateLimits.twoFactorFailuresPerUser, failureCounts);
+      // Sign-in with Google: its client is built once (it keeps the issuer's discovered endpoints).
+      const google = config.google
+        ? new GoogleOpenId(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`)
+        : null;
       await api.register(authRoutes, { ctx, loginFailureCounts: failureCounts, twoFactor });
+      await api.register(googleAuthRoutes, { ctx, google });
       await api.register(accountLinkRoutes, { ctx });
-      await api.register(userSettingsRoutes, { ctx, twoFactor });
+      await api.register(userSettingsRoutes, { ctx, twoFactor, google });
       await api.register(accountRoutes);
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });

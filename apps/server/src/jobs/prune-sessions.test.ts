@@ -1,3 +1,4 @@
+import { createOidcFlow } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserViaApi, queryRows, startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -32,5 +33,21 @@ describe.each(testDatabaseKinds())('pruning sessions on %s', (kind) => {
     );
     expect(await countSessions()).toBe(1);
     expect((await server.request('GET', '/api/auth/me', { token: live.token })).status).toBe(200);
+  });
+
+  it('deletes Google authorizations a day after they expired, used or not', async () => {
+    const { db } = server.database;
+    const flow = (state: string, expiresAt: Date) =>
+      createOidcFlow(db, { stateHash: state, codeVerifier: 'v', nonce: 'n', purpose: 'sign_in', expiresAt });
+    const now = Date.now();
+    await flow('a'.repeat(64), new Date(now - 2 * 86_400_000));
+    await flow('b'.repeat(64), new Date(now - 3_600_000));
+    await flow('c'.repeat(64), new Date(now + 600_000));
+    await pruneSessions({ db, config: server.config });
+    const left = await queryRows<{ state_hash: string }>(
+      server,
+      'select state_hash from oidc_flows order by state_hash',
+    );
+    expect(left.map((row) => row.state_hash[0])).toEqual(['b', 'c']);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  deleteEndedOidcFlows,
   deleteEndedSessions,
   deleteEndedSignInChallenges,
   deleteStaleTrustedDevices,
@@ -10,10 +11,12 @@ const KEEP_ENDED_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Deletes sessions that expired or were revoked more than a week ago, and trusted devices whose cookie
- * has run out (not seen for as long as it lives), and sign-in challenges (two-factor) that expired a day ago.
+ * has run out (not seen for as long as it lives), and sign-in challenges (two-factor) and Google
+ * authorizations (`oidc_flows`) that expired a day ago.
  */
 export async function pruneSessions(ctx: ServiceContext, now = new Date()): Promise<void> {
   await deleteEndedSessions(ctx.db, { before: new Date(now.getTime() - KEEP_ENDED_MS) });
   await deleteStaleTrustedDevices(ctx.db, { before: new Date(now.getTime() - TRUSTED_DEVICE_TTL_MS) });
   await deleteEndedSignInChallenges(ctx.db, { before: new Date(now.getTime() - 24 * 60 * 60 * 1000) });
+  await deleteEndedOidcFlows(ctx.db, { before: new Date(now.getTime() - 24 * 60 * 60 * 1000) });
 }

@@ -22,3 +22,15 @@ export async function refreshMe(): Promise<void> {
     sessionStore.setCsrfToken(csrfToken);
   }
 }
+
+/**
+ * Takes on a session the server opened by itself (Sign in with Google sets the cookie on its redirect):
+ * the signed-in user and the CSRF token, kept as a password sign-in keeps them.
+ */
+export async function adoptServerSession(): Promise<void> {
+  const { user, csrfToken } = await api.auth.me();
+  if (!csrfToken) {
+    throw new Error('The session is not a browser session');
+  }
+  sessionStore.signIn({ user, csrfToken });
+}

@@ -21,7 +21,7 @@ export const queryKeys = {
   webhookDeliveries: ['notifications', 'webhook-deliveries'] as const,
   /** A plan's low-traffic alert and auto-buy. */
   planAutomation: (planId: string) => ['plans', planId, 'automation'] as const,
-  /** User Settings → Security: two-factor's status. */
+  /** User Settings → Security: two-factor's status, the Google account linked, whether it has a password. */
   security: ['user-settings', 'security'] as const,
   profile: ['user-settings', 'profile'] as const,
   admin: {

@@ -1,3 +1,4 @@
+import type { SetPasswordRequest } from '@bytegate/contracts/google';
 import type {
   DisableTwoFactorRequest,
   RecoveryCodesResponse,
@@ -7,10 +8,14 @@ import type {
   TwoFactorStatus,
 } from '@bytegate/contracts/two-factor';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { googleApi } from './google-client.ts';
 import { queryKeys } from './query-keys.ts';
 import { twoFactorApi } from './two-factor-client.ts';
 
-/** How the account is protected (two-factor's status), for the Security card and the dialogs that ask for a code. */
+/**
+ * How the account is protected and signs in (two-factor, the Google account linked, whether it has a
+ * password), for the Security card and the forms that ask for a password or a code.
+ */
 export function useSecurityStatus() {
   return useQuery({ queryKey: queryKeys.security, queryFn: () => twoFactorApi.getSecurity() });
 }
@@ -21,8 +26,40 @@ export function useIsTwoFactorOn(): boolean {
 }
 
 function setTwoFactor(queryClient: QueryClient, twoFactor: TwoFactorStatus) {
-  queryClient.setQueryData<SecurityStatusResponse>(queryKeys.security, (known) => ({ ...known, twoFactor }));
+  queryClient.setQueryData<SecurityStatusResponse>(queryKeys.security, (known) =>
+    known ? { ...known, twoFactor } : known,
+  );
   return queryClient.invalidateQueries({ queryKey: queryKeys.security });
+}
+
+/**
+ * Whether the account has a password (false: created with Google, none set yet). True while unknown,
+ * so the forms that ask for it show as for most accounts until the status arrives.
+ */
+export function useHasPassword(): boolean {
+  return useSecurityStatus().data?.hasPassword ?? true;
+}
+
+/** "Connect Google": answers Google's authorization URL, where the caller sends the browser. */
+export function useConnectGoogle() {
+  return useMutation({ mutationFn: () => googleApi.connect() });
+}
+
+export function useDisconnectGoogle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => googleApi.disconnect(),
+    onSuccess: (status) => queryClient.setQueryData(queryKeys.security, status),
+  });
+}
+
+/** The first password of an account created with Google: the Security status then says it has one. */
+export function useSetPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SetPasswordRequest) => googleApi.setPassword(body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.security }),
+  });
 }
 
 export function useStartTwoFactorSetup() {

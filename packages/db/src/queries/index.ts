@@ -7,6 +7,7 @@ export * from './back-office-traffic.ts';
 export * from './contact-messages.ts';
 export * from './exits.ts';
 export * from './gateway.ts';
+export * from './google-accounts.ts';
 export * from './idempotency.ts';
 export * from './ledger.ts';
 export * from './notification-settings.ts';

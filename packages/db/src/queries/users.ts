@@ -87,6 +87,8 @@ export async function eraseUser(db: Executor, params: { userId: string; now: Dat
       firstName: 'Deleted',
       lastName: 'User',
       company: null,
+      googleSubject: null,
+      googleEmail: null,
       deletedAt: params.now,
     })
     .where(and(eq(users.id, params.userId), isNull(users.deletedAt)));

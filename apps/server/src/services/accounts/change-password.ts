@@ -1,3 +1,4 @@
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import { revokeUserSessions, updateUserPasswordHash } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
@@ -28,6 +29,7 @@ export async function changePassword(ctx: ServiceContext, props: ChangePasswordP
     code: props.code,
     twoFactor: props.twoFactor,
     wrongPasswordMessage: messages.currentPasswordWrong,
+    withoutPassword: { refusal: googleMessages.noPasswordToChange },
   });
   const passwordHash = await hashPassword(props.newPassword);
   await ctx.db.transaction(async (tx) => {

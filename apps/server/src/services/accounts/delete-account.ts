@@ -1,3 +1,4 @@
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import {
   cancelUserThreadRequests,
@@ -23,6 +24,7 @@ export async function deleteAccount(
   const user = await reauthenticate(ctx.db, {
     ...props,
     wrongPasswordMessage: messages.passwordWrong,
+    withoutPassword: { refusal: googleMessages.setPasswordBeforeDeleting },
   });
   await ctx.db.transaction(async (tx) => {
     const now = new Date();

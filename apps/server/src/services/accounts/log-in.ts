@@ -5,7 +5,7 @@ import { DomainError } from '../domain-error.ts';
 import { verifyRecaptcha } from '../recaptcha/verify-recaptcha.ts';
 import { beginSignIn, type SignInOutcome } from './begin-sign-in.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { trustedDeviceOf } from './trusted-devices.ts';
 
 export interface LogInProps {
@@ -46,9 +46,11 @@ export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<Sig
       retryAfterSeconds: waitMs / 1000,
     });
   }
-  const isValid = user
-    ? await verifyPassword(user.passwordHash, props.password)
-    : await verifyAgainstDummy(props.password);
+  // An account without a password (created with Google) costs the same time as a wrong one.
+  const isValid =
+    user && isPasswordHash(user.passwordHash)
+      ? await verifyPassword(user.passwordHash, props.password)
+      : await verifyAgainstDummy(props.password);
   if (!user || !isValid) {
     await props.throttle.recordFailure(attempt);
     throw new DomainError('INVALID_CREDENTIALS', messages.invalidCredentials);

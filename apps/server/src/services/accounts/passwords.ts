@@ -10,9 +10,17 @@ export function hashPassword(password: string): Promise<string> {
   return passwordWork.run(() => hash(password, options));
 }
 
+/**
+ * Whether an account's stored hash is a password at all: anything but argon2 (`!`) means none, for an
+ * erased account or one created with Google that has not set a password yet.
+ */
+export function isPasswordHash(passwordHash: string): boolean {
+  return passwordHash.startsWith('$argon2');
+}
+
 /** False for a wrong password and for a hash that is not argon2 (an erased account). */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  if (!passwordHash.startsWith('$argon2')) {
+  if (!isPasswordHash(passwordHash)) {
     return false;
   }
   return passwordWork.run(() => verify(passwordHash, password));

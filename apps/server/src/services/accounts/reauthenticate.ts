@@ -1,17 +1,24 @@
+import { googleMessages } from '@bytegate/contracts/google';
 import type { Executor } from '@bytegate/db';
 import { getActiveUserById, type UserRow } from '@bytegate/db/queries';
 import { DomainError } from '../domain-error.ts';
-import { verifyPassword } from './passwords.ts';
+import { isPasswordHash, verifyPassword } from './passwords.ts';
 import { assertCodeGiven, type TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
 export interface ReauthenticateProps {
   userId: string;
-  password: string;
+  /** Required of an account that has a password. */
+  password?: string | undefined;
   /** An app or recovery code: required while two-factor is on. */
   code?: string | undefined;
   twoFactor: TwoFactorCheck;
   /** The refusal's words for a wrong password ('Current password is incorrect', ...). */
   wrongPasswordMessage: string;
+  /**
+   * An account without a password (created with Google): `code-only` asks it for the two-factor code
+   * alone (turning two-factor off); a message refuses the action (409 CONFLICT) until it sets one.
+   */
+  withoutPassword: 'code-only' | { refusal: string };
 }
 
 /**
@@ -22,10 +29,21 @@ export interface ReauthenticateProps {
  */
 export async function reauthenticate(db: Executor, props: ReauthenticateProps): Promise<UserRow> {
   const user = await getActiveUserById(db, { userId: props.userId });
+  if (user && !isPasswordHash(user.passwordHash)) {
+    if (props.withoutPassword !== 'code-only') {
+      throw new DomainError('CONFLICT', props.withoutPassword.refusal);
+    }
+    assertCodeGiven(user, props.code);
+    await props.twoFactor.requireIfOn(db, { user, code: props.code });
+    return user;
+  }
   if (user) {
     assertCodeGiven(user, props.code);
   }
-  if (!user || !(await verifyPassword(user.passwordHash, props.password))) {
+  if (user && !props.password) {
+    throw new DomainError('VALIDATION_FAILED', googleMessages.passwordRequired);
+  }
+  if (!user || !(await verifyPassword(user.passwordHash, props.password ?? ''))) {
     throw new DomainError('WRONG_PASSWORD', props.wrongPasswordMessage);
   }
   await props.twoFactor.requireIfOn(db, { user, code: props.code });

@@ -1,5 +1,6 @@
 import type { ProfileResponse } from '@bytegate/contracts/account';
 import { accountLinkMessages, EMAIL_CHANGE_LINK_TTL_MS } from '@bytegate/contracts/account-links';
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import {
   createAccountToken,
@@ -14,6 +15,7 @@ import { runAfterReply } from '../background-tasks.ts';
 import type { MailContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentProfile } from './get-profile.ts';
+import { isPasswordHash } from './passwords.ts';
 import { reauthenticate } from './reauthenticate.ts';
 import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
@@ -46,6 +48,10 @@ export async function updateProfile(ctx: MailContext, props: UpdateProfileProps)
   }
   const newEmail = props.email === user.email ? null : props.email;
   if (newEmail) {
+    if (!isPasswordHash(user.passwordHash)) {
+      // Created with Google and no password yet: there is none to confirm the change with.
+      throw new DomainError('CONFLICT', googleMessages.setPasswordBeforeEmailChange);
+    }
     if (!props.currentPassword) {
       throw new DomainError('VALIDATION_FAILED', accountLinkMessages.emailChangeNeedsPassword, {
         field: 'currentPassword',
@@ -58,6 +64,7 @@ export async function updateProfile(ctx: MailContext, props: UpdateProfileProps)
       code: props.code,
       twoFactor: props.twoFactor,
       wrongPasswordMessage: messages.currentPasswordWrong,
+      withoutPassword: { refusal: googleMessages.setPasswordBeforeEmailChange },
     });
     if (await getActiveUserByEmail(ctx.db, { email: newEmail })) {
       throw new DomainError('EMAIL_TAKEN', messages.emailTaken);

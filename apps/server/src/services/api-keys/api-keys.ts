@@ -7,6 +7,7 @@ import {
   apiKeyMessages,
   type CreatedApiKey,
 } from '@bytegate/contracts/api-keys';
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import {
   type ApiKeyRow,
@@ -74,6 +75,7 @@ export async function createApiKey(
     code: props.code,
     twoFactor: props.twoFactor,
     wrongPasswordMessage: messages.currentPasswordWrong,
+    withoutPassword: { refusal: googleMessages.setPasswordBeforeApiKeys },
   });
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await insertApiKey(ctx.db, {

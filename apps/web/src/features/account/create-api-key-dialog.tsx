@@ -5,6 +5,7 @@ import {
   type CreatedApiKey,
   createApiKeyBodySchema,
 } from '@bytegate/contracts/api-keys';
+import { googleMessages } from '@bytegate/contracts/google';
 import { twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { PlusIcon } from 'lucide-react';
@@ -14,7 +15,7 @@ import { toast } from 'sonner';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/api-client.ts';
 import { useCreateApiKey } from '../../api/use-api-keys.ts';
-import { useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
+import { useHasPassword, useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '../../components/ui/dialog.tsx';
@@ -48,6 +49,7 @@ const defaultValues: CreateApiKeyBody = {
 export function CreateApiKeyDialog() {
   const create = useCreateApiKey();
   const isTwoFactorOn = useIsTwoFactorOn();
+  const hasPassword = useHasPassword();
   const refreshSecurity = useRefreshSecurityStatus();
   const [isRecovery, setRecovery] = useState(false);
   const [isOpen, setOpen] = useState(false);
@@ -139,6 +141,7 @@ export function CreateApiKeyDialog() {
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-5">
             {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+            {hasPassword ? null : <Alert tone="warning">{googleMessages.setPasswordBeforeApiKeys}</Alert>}
             <FormField
               label="Name"
               placeholder="e.g. Billing script"

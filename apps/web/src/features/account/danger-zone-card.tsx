@@ -1,4 +1,5 @@
 import { type DeleteAccountRequest, deleteAccountRequestSchema } from '@bytegate/contracts/account';
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import { twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -8,7 +9,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { errorMessage } from '../../api/api-client.ts';
 import { useDeleteAccount } from '../../api/use-account.ts';
-import { useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
+import { useHasPassword, useIsTwoFactorOn, useRefreshSecurityStatus } from '../../api/use-security.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -22,6 +23,7 @@ export function DangerZoneCard() {
   const navigate = useNavigate();
   const deleteAccount = useDeleteAccount();
   const isTwoFactorOn = useIsTwoFactorOn();
+  const hasPassword = useHasPassword();
   const refreshSecurity = useRefreshSecurityStatus();
   const [isOpen, setOpen] = useState(false);
   const [isRecovery, setRecovery] = useState(false);
@@ -92,44 +94,60 @@ export function DangerZoneCard() {
           <DialogContent
             title="Delete your account?"
             description={
-              isTwoFactorOn
-                ? 'Enter your password and a two-factor code to confirm. This cannot be undone.'
-                : 'Enter your password to confirm. This cannot be undone.'
+              !hasPassword
+                ? 'Deleting your account is confirmed with your password.'
+                : isTwoFactorOn
+                  ? 'Enter your password and a two-factor code to confirm. This cannot be undone.'
+                  : 'Enter your password to confirm. This cannot be undone.'
             }
           >
-            <form onSubmit={onSubmit} noValidate className="space-y-4">
-              {serverError ? <Alert tone="error">{serverError}</Alert> : null}
-              <FormField
-                label="Password"
-                type="password"
-                autoComplete="current-password"
-                error={errors.password?.message}
-                {...form.register('password')}
-              />
-              {isTwoFactorOn ? (
-                <TwoFactorCodeField
-                  label="Two-factor code"
-                  isRecovery={isRecovery}
-                  onToggle={() => {
-                    setRecovery((was) => !was);
-                    form.setValue('code', '');
-                    form.setFocus('code');
-                  }}
-                  error={errors.code?.message}
-                  {...form.register('code')}
+            {hasPassword ? (
+              <form onSubmit={onSubmit} noValidate className="space-y-4">
+                {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+                <FormField
+                  label="Password"
+                  type="password"
+                  autoComplete="current-password"
+                  error={errors.password?.message}
+                  {...form.register('password')}
                 />
-              ) : null}
-              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                <DialogClose asChild>
-                  <Button type="button" variant="secondary">
-                    Cancel
+                {isTwoFactorOn ? (
+                  <TwoFactorCodeField
+                    label="Two-factor code"
+                    isRecovery={isRecovery}
+                    onToggle={() => {
+                      setRecovery((was) => !was);
+                      form.setValue('code', '');
+                      form.setFocus('code');
+                    }}
+                    error={errors.code?.message}
+                    {...form.register('code')}
+                  />
+                ) : null}
+                <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                  <DialogClose asChild>
+                    <Button type="button" variant="secondary">
+                      Cancel
+                    </Button>
+                  </DialogClose>
+                  <Button type="submit" variant="danger" isLoading={isSubmitting}>
+                    Delete Account
                   </Button>
-                </DialogClose>
-                <Button type="submit" variant="danger" isLoading={isSubmitting}>
-                  Delete Account
-                </Button>
+                </div>
+              </form>
+            ) : (
+              // Created with Google and no password yet: the Set a password card comes first.
+              <div className="space-y-4">
+                <Alert tone="warning">{googleMessages.setPasswordBeforeDeleting}</Alert>
+                <div className="flex justify-end">
+                  <DialogClose asChild>
+                    <Button type="button" variant="secondary">
+                      Close
+                    </Button>
+                  </DialogClose>
+                </div>
               </div>
-            </form>
+            )}
           </DialogContent>
         </Dialog>
       </CardContent>

@@ -1,20 +1,18 @@
 import { ShieldCheckIcon, ShieldIcon } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { useId, useRef } from 'react';
 import { useSecurityStatus } from '../../api/use-security.ts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { formatDate } from '../admin/format.ts';
+import { GoogleRow } from './google-row.tsx';
 import { DisableTwoFactorDialog } from './two-factor/disable-two-factor-dialog.tsx';
 import { EnableTwoFactorDialog } from './two-factor/enable-two-factor-dialog.tsx';
 import { RegenerateRecoveryCodesDialog } from './two-factor/regenerate-recovery-codes-dialog.tsx';
 
-/** Two-factor authentication (issue 18), and Google connect (a local simulation, SPEC section 7). */
+/** Two-factor authentication, and the Google account linked for sign-in. */
 export function SecurityCard() {
   const titleId = useId();
-  const [isGoogleConnected, setGoogleConnected] = useState(false);
   return (
     <Card aria-labelledby={titleId}>
       <CardHeader>
@@ -23,22 +21,7 @@ export function SecurityCard() {
       </CardHeader>
       <CardContent className="space-y-5">
         <TwoFactorRow />
-        <div className="flex items-center justify-between gap-4">
-          <div>
-            <p className="text-sm font-medium text-gray-800">Google account</p>
-            <p className="text-sm text-gray-500">{isGoogleConnected ? 'Connected' : 'Not connected'}</p>
-          </div>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => {
-              setGoogleConnected((connected) => !connected);
-              toast.success(isGoogleConnected ? 'Google account disconnected' : 'Google account connected');
-            }}
-          >
-            {isGoogleConnected ? 'Disconnect' : 'Connect Google'}
-          </Button>
-        </div>
+        <GoogleRow />
       </CardContent>
     </Card>
   );

@@ -1,10 +1,11 @@
 import { type LoginForm, loginFormSchema } from '@bytegate/contracts/auth';
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import { ACCOUNT_LINK_PAGES } from '@bytegate/contracts/routes';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { errorMessage } from '../../api/api-client.ts';
 import { useLogin } from '../../api/use-auth.ts';
@@ -12,6 +13,8 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { AuthLayout } from '../../features/auth/auth-layout.tsx';
+import { GoogleSignInButton } from '../../features/auth/google-button.tsx';
+import { readGoogleReturn } from '../../features/auth/google-return.ts';
 import { TwoFactorStep } from '../../features/auth/two-factor-step.tsx';
 import { useBotCheck } from '../../features/auth/use-bot-check.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
@@ -29,6 +32,23 @@ export function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;
+
+  // Back from Google (the server put what happened in the fragment): the two-factor step of a Google
+  // sign-in, or why it did not finish. Read once, then dropped from the address bar and the history.
+  const { hash } = useLocation();
+  useEffect(() => {
+    const fromGoogle = readGoogleReturn(hash);
+    if (!fromGoogle) {
+      return;
+    }
+    void navigate('/login', { replace: true });
+    if (fromGoogle.kind === 'two-factor') {
+      setChallengeToken(fromGoogle.challengeToken);
+    } else if (fromGoogle.kind === 'error') {
+      setFormError(fromGoogle.message);
+      toast.error(fromGoogle.message);
+    }
+  }, [hash, navigate]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -115,6 +135,7 @@ export function LoginPage() {
           Sign In
         </Button>
       </form>
+      <GoogleSignInButton label={googleMessages.signInButton} />
     </AuthLayout>
   );
 }

@@ -1,4 +1,5 @@
 import { type SignupForm, signupFormSchema } from '@bytegate/contracts/auth';
+import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { AuthLayout } from '../../features/auth/auth-layout.tsx';
+import { GoogleSignInButton } from '../../features/auth/google-button.tsx';
 import { useBotCheck } from '../../features/auth/use-bot-check.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 
@@ -117,6 +119,7 @@ export function SignupPage() {
           .
         </p>
       </form>
+      <GoogleSignInButton label={googleMessages.signUpButton} />
     </AuthLayout>
   );
 }

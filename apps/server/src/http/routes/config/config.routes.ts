@@ -18,6 +18,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ config: Config; payments: Pay
     },
     async () => ({
       recaptchaSiteKey: config.recaptcha?.siteKey ?? null,
+      googleSignIn: config.google !== null,
       paymentsSandbox: payments.hasSandbox,
       paymentProviders: payments.modes,
       emailVerificationRequired: config.emailVerification === 'required',

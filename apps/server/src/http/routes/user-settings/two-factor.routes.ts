@@ -44,7 +44,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['account'],
-        summary: "How the account is protected: two-factor authentication's status",
+        summary:
+          "How the account is protected: two-factor authentication's status, the Google account linked, whether it has a password",
         security: [{ bearer: [] }],
         response: { 200: securityStatusResponseSchema, 401: errorResponseSchema },
       },
@@ -58,7 +59,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['account'],
         summary:
-          'Start two-factor enrolment (password required): a new secret as otpauth URI, QR code and text',
+          'Start two-factor enrolment (the password, unless the account has none): a new secret as otpauth URI, QR code and text',
         security: [{ bearer: [] }],
         body: startTwoFactorSetupRequestSchema,
         response: { 200: twoFactorSetupResponseSchema, ...refusals },
@@ -124,7 +125,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['account'],
-        summary: 'Turn two-factor off (password and a code required)',
+        summary: 'Turn two-factor off (a code, and the password unless the account has none)',
         security: [{ bearer: [] }],
         body: disableTwoFactorRequestSchema,
         response: { 200: twoFactorStatusSchema, ...refusals },

@@ -48,7 +48,11 @@ describe.each(testDatabaseKinds())('two-factor settings API on %s', (kind) => {
       const { token } = await createUserViaApi(server);
       expect(await status(token)).toMatchObject({
         status: 200,
-        body: { twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 } },
+        body: {
+          twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 },
+          google: null,
+          hasPassword: true,
+        },
       });
     });
   });
@@ -97,6 +101,8 @@ describe.each(testDatabaseKinds())('two-factor settings API on %s', (kind) => {
       // Waiting for confirmation changes nothing yet.
       expect((await status(user.token)).body).toEqual({
         twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 },
+        google: null,
+        hasPassword: true,
       });
 
       await awaitFreshStep();

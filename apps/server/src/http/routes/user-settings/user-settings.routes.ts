@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changePassword } from '../../../services/accounts/change-password.ts';
 import { deleteAccount } from '../../../services/accounts/delete-account.ts';
+import type { GoogleOpenId } from '../../../services/accounts/google/google-openid.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { MailContext } from '../../../services/context.ts';
 import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
@@ -12,12 +13,15 @@ import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
+import { signInMethodsRoutes } from './sign-in-methods.routes.ts';
 import { twoFactorRoutes } from './two-factor.routes.ts';
 
 export const userSettingsRoutes: FastifyPluginAsyncZod<{
   ctx: MailContext;
   twoFactor: TwoFactorCheck;
-}> = async (app, { ctx, twoFactor }) => {
+  /** Sign-in with Google's client, null while it is off. */
+  google: GoogleOpenId | null;
+}> = async (app, { ctx, twoFactor, google }) => {
   app.addHook('onRequest', app.requireAuth);
 
   // Each of these checks a password (argon2, deliberately slow): limited per user and per address, so
@@ -44,6 +48,7 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{
   await app.register(apiKeyRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(twoFactorRoutes, { ctx, limitPasswordChecks, twoFactor });
   await app.register(profileRoutes, { ctx, limitPasswordChecks, twoFactor });
+  await app.register(signInMethodsRoutes, { ctx, limitPasswordChecks, twoFactor, google });
 
   app.put(
     '/user-settings/password',

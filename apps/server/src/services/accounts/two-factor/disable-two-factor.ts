@@ -8,18 +8,28 @@ import { reauthenticate } from '../reauthenticate.ts';
 import type { TwoFactorCheck } from './two-factor-check.ts';
 
 /**
- * Turns two-factor off with the password and a code: the secret, the recovery codes and any sign-in
+ * Turns two-factor off with the password (an account without one: the code alone) and a code: the secret, the recovery codes and any sign-in
  * waiting for a code are gone, and the customer is told, in one transaction.
  */
 export async function disableTwoFactor(
   ctx: ServiceContext,
-  props: { userId: string; password: string; code: string | undefined; twoFactor: TwoFactorCheck },
+  props: {
+    userId: string;
+    password: string | undefined;
+    code: string | undefined;
+    twoFactor: TwoFactorCheck;
+  },
 ): Promise<TwoFactorStatus> {
   const found = await getActiveUserById(ctx.db, { userId: props.userId });
   if (!found?.totpSecret) {
     throw new DomainError('CONFLICT', twoFactorMessages.notOn);
   }
-  const user = await reauthenticate(ctx.db, { ...props, wrongPasswordMessage: messages.passwordWrong });
+  const user = await reauthenticate(ctx.db, {
+    ...props,
+    wrongPasswordMessage: messages.passwordWrong,
+    // Created with Google and no password set: the code alone.
+    withoutPassword: 'code-only',
+  });
   await ctx.db.transaction(async (tx) => {
     if (await clearTwoFactor(tx, { userId: user.id })) {
       await notify(tx, { userId: user.id, kind: 'two_factor_changed', data: { change: 'disabled' } });

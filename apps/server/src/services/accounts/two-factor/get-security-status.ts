@@ -2,9 +2,13 @@ import type { SecurityStatusResponse } from '@bytegate/contracts/two-factor';
 import { getActiveUserById } from '@bytegate/db/queries';
 import type { ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
+import { isPasswordHash } from '../passwords.ts';
 import { presentTwoFactorStatus } from './present-two-factor.ts';
 
-/** How the account is protected, for User Settings' Security card (Google sign-in joins it later). */
+/**
+ * How the account is protected and signs in, for User Settings' Security card: two-factor, the Google
+ * account linked (its email) and whether it has a password (one created with Google may not yet).
+ */
 export async function getSecurityStatus(
   ctx: ServiceContext,
   props: { userId: string },
@@ -13,5 +17,9 @@ export async function getSecurityStatus(
   if (!user) {
     throw new DomainError('NOT_FOUND', 'No such account');
   }
-  return { twoFactor: await presentTwoFactorStatus(ctx.db, user) };
+  return {
+    twoFactor: await presentTwoFactorStatus(ctx.db, user),
+    google: user.googleSubject ? { email: user.googleEmail ?? '' } : null,
+    hasPassword: isPasswordHash(user.passwordHash),
+  };
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/api-client.ts';
-import { useDisableTwoFactor, useRefreshSecurityStatus } from '../../../api/use-security.ts';
+import { useDisableTwoFactor, useHasPassword, useRefreshSecurityStatus } from '../../../api/use-security.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '../../../components/ui/dialog.tsx';
@@ -14,8 +14,12 @@ import { fieldOfReauthError, mayHaveUsedCode } from './reauth-errors.ts';
 const FAILED = 'Two-factor authentication could not be turned off. Please try again.';
 const empty = { password: '', code: '' };
 
-/** Turning two-factor off: the password and a code (app or recovery), confirmed in a dialog. */
+/**
+ * Turning two-factor off: the password and a code (app or recovery), confirmed in a dialog; an account
+ * created with Google that has no password gives the code alone.
+ */
 export function DisableTwoFactorDialog() {
+  const hasPassword = useHasPassword();
   const [isOpen, setOpen] = useState(false);
   const [isRecovery, setRecovery] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -27,7 +31,7 @@ export function DisableTwoFactorDialog() {
   const onSubmit = form.handleSubmit(async (values) => {
     setServerError(null);
     try {
-      await disable.mutateAsync(values);
+      await disable.mutateAsync(hasPassword ? values : { code: values.code });
       setOpen(false);
       form.reset(empty);
       toast.success(twoFactorMessages.disabled);
@@ -67,17 +71,23 @@ export function DisableTwoFactorDialog() {
       </DialogTrigger>
       <DialogContent
         title="Turn off two-factor authentication?"
-        description="Signing in will need only your password. Enter your password and a code to confirm."
+        description={
+          hasPassword
+            ? 'Signing in will need only your password. Enter your password and a code to confirm.'
+            : 'Signing in will need only Google. Enter a code to confirm.'
+        }
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {serverError ? <Alert tone="error">{serverError}</Alert> : null}
-          <FormField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.password?.message}
-            {...form.register('password', { validate: (value) => value !== '' || 'Password is required' })}
-          />
+          {hasPassword ? (
+            <FormField
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              error={errors.password?.message}
+              {...form.register('password', { validate: (value) => value !== '' || 'Password is required' })}
+            />
+          ) : null}
           <TwoFactorCodeField
             label="Two-factor code"
             isRecovery={isRecovery}

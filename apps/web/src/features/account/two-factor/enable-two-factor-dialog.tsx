@@ -4,7 +4,7 @@ import { type RefObject, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { ApiError, errorMessage } from '../../../api/api-client.ts';
-import { useConfirmTwoFactor, useStartTwoFactorSetup } from '../../../api/use-security.ts';
+import { useConfirmTwoFactor, useHasPassword, useStartTwoFactorSetup } from '../../../api/use-security.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
@@ -52,6 +52,8 @@ export function EnableTwoFactorDialog({
   const [isOpen, setOpen] = useState(false);
   const [step, setStep] = useState<Step>({ name: 'password' });
   const start = useStartTwoFactorSetup();
+  /** An account created with Google without a password starts on its session alone. */
+  const hasPassword = useHasPassword();
   const confirm = useConfirmTwoFactor();
   const email = useSession()?.user.email ?? null;
   const passwordForm = useForm<{ password: string }>({ defaultValues: { password: '' } });
@@ -70,7 +72,7 @@ export function EnableTwoFactorDialog({
   const onPassword = passwordForm.handleSubmit(async ({ password }) => {
     setServerError(null);
     try {
-      const setup = await start.mutateAsync({ password });
+      const setup = await start.mutateAsync(hasPassword ? { password } : {});
       passwordForm.reset({ password: '' });
       setStep({ name: 'scan', setup });
     } catch (error) {
@@ -102,7 +104,11 @@ export function EnableTwoFactorDialog({
     }
   });
 
-  const { title, description } = TITLES[step.name];
+  const { title } = TITLES[step.name];
+  const description =
+    step.name === 'password' && !hasPassword
+      ? 'You will need an authenticator app on your phone.'
+      : TITLES[step.name].description;
   return (
     <Dialog
       open={isOpen}
@@ -144,15 +150,17 @@ export function EnableTwoFactorDialog({
         ) : null}
         {step.name === 'password' ? (
           <form onSubmit={onPassword} noValidate className="space-y-5">
-            <FormField
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              error={passwordForm.formState.errors.password?.message}
-              {...passwordForm.register('password', {
-                validate: (value) => value !== '' || 'Password is required',
-              })}
-            />
+            {hasPassword ? (
+              <FormField
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                error={passwordForm.formState.errors.password?.message}
+                {...passwordForm.register('password', {
+                  validate: (value) => value !== '' || 'Password is required',
+                })}
+              />
+            ) : null}
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <DialogClose asChild>
                 <Button type="button" variant="secondary">
