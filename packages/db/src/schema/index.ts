@@ -1,5 +1,6 @@
 export * from './account-security.ts';
 export * from './accounts.ts';
+export * from './activity.ts';
 export * from './audit.ts';
 export * from './billing.ts';
 export * from './inventory.ts';
