@@ -142,8 +142,10 @@ describe('Proxy Setup in the browser', () => {
     await expect.poll(() => overview.getByText('4.97', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => overview.getByText('2', { exact: true }).count()).toBe(1);
     await overview.getByText(/^\d{1,3}\.\d% errors$/).waitFor();
-    // Today's bar of the 30-day chart carries the 32 MiB.
-    await page.getByTestId('traffic-chart').locator('.recharts-bar-rectangle').first().waitFor();
+    // The 30-day chart is drawn, and today's point (its table, for screen readers) carries the 32 MiB.
+    const chart = page.getByTestId('traffic-chart');
+    await chart.locator('canvas').first().waitFor();
+    await chart.getByRole('cell', { name: /^3\d(\.\d+)? MB$/ }).waitFor({ state: 'attached' });
     await page.getByText(/^3\d\.\d\d MB carried; MB per UTC day$/).waitFor();
     await saveScreenshot(page, 'dashboard-traffic-1280');
   });

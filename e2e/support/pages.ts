@@ -24,4 +24,5 @@ export const DASHBOARD_SECTIONS = [
   { label: 'Proxy Setup', heading: 'Proxy Setup' },
   { label: 'Proxy Settings', heading: 'Proxy Settings' },
   { label: 'User Settings', heading: 'Account Settings' },
+  { label: 'Statistics', heading: 'Statistics' },
 ];

@@ -17,6 +17,9 @@ export const queryKeys = {
   allOrders: ['orders'] as const,
   threadRequests: ['thread-requests'] as const,
   apiKeys: ['api-keys'] as const,
+  statsCredentials: ['stats', 'credentials'] as const,
+  /** A Statistics view's answer: which part, and the view's query string. */
+  stats: (part: 'series' | 'errors' | 'hosts', query: string) => ['stats', part, query] as const,
   notificationSettings: ['notifications', 'settings'] as const,
   webhookDeliveries: ['notifications', 'webhook-deliveries'] as const,
   /** A plan's low-traffic alert and auto-buy. */

@@ -7,8 +7,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 
-// The chart library is large: it loads after the rest of the overview has shown.
-const TrafficBars = lazy(() => import('./traffic-bars.tsx'));
+// The chart code loads after the rest of the overview has shown.
+const TimeSeriesChart = lazy(() => import('../../components/charts/time-series-chart.tsx'));
 
 const UNITS = [
   { name: 'GB', bytes: 1024 ** 3 },
@@ -25,9 +25,6 @@ export function unitFor(bytes: number): (typeof UNITS)[number] {
 export function chartUnit(days: readonly DailyTraffic[]) {
   return unitFor(Math.max(0, ...days.map((day) => day.bytes)));
 }
-
-const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const formatDay = (day: string) => dayLabel.format(new Date(`${day}T00:00:00Z`));
 
 /** Daily traffic over the last 30 days, all plans together. */
 export function TrafficChartCard() {
@@ -54,11 +51,15 @@ export function TrafficChart({
   const unit = chartUnit(days);
   const totalBytes = days.reduce((sum, day) => sum + day.bytes, 0);
   const totalUnit = unitFor(totalBytes);
-  const data = days.map((day) => ({
-    label: formatDay(day.day),
-    value: Math.round((day.bytes / unit.bytes) * 100) / 100,
-    requests: day.requests,
-  }));
+  const times = days.map((day) => Date.parse(`${day.day}T00:00:00Z`));
+  const series = [
+    {
+      label: 'Traffic',
+      color: '#4f46e5',
+      values: days.map((day) => Math.round((day.bytes / unit.bytes) * 100) / 100),
+    },
+  ];
+  const formatValue = (value: number) => `${Number(value.toFixed(2))} ${unit.name}`;
 
   return (
     <Card>
@@ -85,9 +86,15 @@ export function TrafficChart({
             {emptyText}
           </p>
         ) : (
-          <div className="h-56" data-testid="traffic-chart">
+          <div data-testid="traffic-chart">
             <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-              <TrafficBars data={data} unit={unit.name} />
+              <TimeSeriesChart
+                times={times}
+                series={series}
+                resolution="day"
+                formatValue={formatValue}
+                label={`Traffic carried per UTC day, the last 30 days, in ${unit.name}`}
+              />
             </Suspense>
           </div>
         )}

@@ -12,6 +12,7 @@ import { TopupSection } from '../../features/billing/topup-section.tsx';
 import { VerifyEmailBanner } from '../../features/email-verification/verify-email-banner.tsx';
 import { ProxySettingsSection } from '../../features/proxy-settings/proxy-settings-section.tsx';
 import { ProxySetupSection } from '../../features/proxy-setup/proxy-setup-section.tsx';
+import { StatisticsSection } from '../../features/stats/statistics-section.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useSession } from '../../session/session-store.ts';
@@ -141,6 +142,8 @@ function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: Secti
   switch (id) {
     case 'dashboard':
       return <OverviewSection onNavigate={onNavigate} />;
+    case 'statistics':
+      return <StatisticsSection />;
     case 'user-settings':
       return <UserSettingsSection />;
     case 'plans':

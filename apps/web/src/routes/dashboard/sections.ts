@@ -1,4 +1,5 @@
 import {
+  ChartColumnIcon,
   CreditCardIcon,
   LayoutDashboardIcon,
   type LucideIcon,
@@ -9,9 +10,10 @@ import {
   WalletIcon,
 } from 'lucide-react';
 
-/** The dashboard's sections, switched by in-page state (SPEC section 2), in sidebar order. */
+/** The dashboard's sections, switched by in-page state (SPEC section 2, and our Statistics), in sidebar order. */
 export const SECTIONS = [
   { id: 'dashboard', label: 'Dashboard', title: 'Dashboard', icon: LayoutDashboardIcon },
+  { id: 'statistics', label: 'Statistics', title: 'Statistics', icon: ChartColumnIcon },
   { id: 'plans', label: 'Plans & Pricing', title: 'Plans & Pricing', icon: CreditCardIcon },
   { id: 'orders', label: 'Orders', title: 'Orders', icon: ReceiptTextIcon },
   { id: 'topup', label: 'Top-up', title: 'Top Up Balance', icon: WalletIcon },

@@ -9,8 +9,9 @@ import { formatInteger } from '../format.ts';
 import { BarList } from './bar-list.tsx';
 import { errorCodeLabel } from './error-codes.ts';
 
-// The chart library is large: it loads after the rest of the view has shown.
-const HourlyBars = lazy(() => import('./hourly-bars.tsx'));
+// The chart code loads after the rest of the view has shown.
+const TimeSeriesChart = lazy(() => import('../../../components/charts/time-series-chart.tsx'));
+const formatCount = (value: number) => formatInteger(Math.round(value));
 
 const BYTE_UNITS: Array<[string, number]> = [
   ['GB', 1024 ** 3],
@@ -90,25 +91,29 @@ export function Stat({
   );
 }
 
-const hourLabel = new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone: 'UTC' });
-
 export function HourlyChart({ hourly }: { hourly: FleetHealthResponse['hourly'] }) {
   const total = hourly.reduce((sum, hour) => sum + hour.requests, 0);
-  const data = hourly.map((hour) => ({
-    label: hourLabel.format(new Date(hour.hour)),
-    requests: hour.requests,
-    errors: hour.errors,
-  }));
+  const times = hourly.map((hour) => Date.parse(hour.hour));
+  // Errors are a part of requests: their bars are drawn over the requests' (a red top on each).
+  const series = [
+    { label: 'Requests', color: '#4f46e5', values: hourly.map((hour) => hour.requests) },
+    { label: 'Errors', color: '#dc2626', values: hourly.map((hour) => hour.errors) },
+  ];
   return (
     <Section title="Requests and errors per hour" description="All plans, the last 24 hours (UTC)">
       {total === 0 ? (
         <Nothing>No requests through the gateway in the last 24 hours.</Nothing>
       ) : (
-        <div className="h-56">
-          <Suspense fallback={<Skeleton className="h-56 w-full" />}>
-            <HourlyBars data={data} />
-          </Suspense>
-        </div>
+        <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+          <TimeSeriesChart
+            times={times}
+            series={series}
+            resolution="hour"
+            formatValue={formatCount}
+            isWhole
+            label="Requests and errors per hour, all plans, the last 24 hours (UTC)"
+          />
+        </Suspense>
       )}
     </Section>
   );
