@@ -1,5 +1,5 @@
 import { POOL_NAMES } from '@bytegate/contracts/pools';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { statsCsvUrl } from '../../api/stats-client.ts';
 import { useStatsCredentials, useStatsErrors, useStatsSeries } from '../../api/use-stats.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -18,6 +18,10 @@ import { initialView, PERIOD_CHOICES, queryOf, rangeOf, type StatsView } from '.
  */
 export function StatisticsSection() {
   const [view, setView] = useState<StatsView>(() => initialView());
+  // The charts' code is fetched while the figures load, so the charts draw as soon as they arrive.
+  useEffect(() => {
+    void import('../../components/charts/time-series-chart.tsx');
+  }, []);
   const credentials = useStatsCredentials();
   const range = useMemo(() => rangeOf(view), [view]);
   const query = 'error' in range ? null : queryOf(view, range);
