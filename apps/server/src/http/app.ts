@@ -31,6 +31,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { allowFramingBySelf, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitError } from './rate-limits.ts';
 import { accountRoutes } from './routes/account/account.routes.ts';
+import { activityRoutes } from './routes/account/activity.routes.ts';
 import { adminRoutes } from './routes/admin/admin.routes.ts';
 import { accountLinkRoutes } from './routes/auth/account-links.routes.ts';
 import { authRoutes } from './routes/auth/auth.routes.ts';
@@ -218,6 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(accountLinkRoutes, { ctx });
       await api.register(userSettingsRoutes, { ctx, twoFactor, google });
       await api.register(accountRoutes);
+      await api.register(activityRoutes, { ctx });
       await api.register(contactRoutes, { ctx });
       await api.register(subuserRoutes, { ctx });
       await api.register(allowlistRoutes, { ctx });

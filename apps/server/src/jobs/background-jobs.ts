@@ -5,6 +5,7 @@ import { deliverDueWebhooks } from '../services/notifications/deliver-webhooks.t
 import { dispatchNotifications } from '../services/notifications/dispatch-notifications.ts';
 import { runAutoBuys } from '../services/notifications/run-auto-buys.ts';
 import { exitProbeJobs } from './probe-exits.ts';
+import { pruneActivity } from './prune-activity.ts';
 import { prunePaymentEvents } from './prune-payment-events.ts';
 import { pruneSessions } from './prune-sessions.ts';
 import { pruneUsage } from './prune-usage.ts';
@@ -50,6 +51,7 @@ export function backgroundJobs(ctx: MailContext, payments: PaymentProviders): Jo
     },
     { name: 'prune-sessions', everyMs: HOUR_MS, run: () => pruneSessions(ctx) },
     { name: 'prune-usage', everyMs: HOUR_MS, run: () => pruneUsage(ctx) },
+    { name: 'prune-activity', everyMs: HOUR_MS, run: () => pruneActivity(ctx) },
     {
       name: 'prune-payment-events',
       everyMs: HOUR_MS,

@@ -27,6 +27,8 @@ export const queryKeys = {
   /** User Settings → Security: two-factor's status, the Google account linked, whether it has a password. */
   security: ['user-settings', 'security'] as const,
   profile: ['user-settings', 'profile'] as const,
+  /** The account's activity feed, every page loaded so far. */
+  activity: ['account', 'activity'] as const,
   admin: {
     customerSearch: (q: string) => ['admin', 'customers', 'search', q] as const,
     allCustomerSearches: ['admin', 'customers', 'search'] as const,

@@ -45,17 +45,17 @@ export async function countApiKeys(db: Executor, params: { userId: string }): Pr
   return row?.count ?? 0;
 }
 
-/** Revokes one of the account's keys; false when it has no such live key. */
+/** Revokes one of the account's keys, answering its name; null when it has no such live key. */
 export async function revokeApiKey(
   db: Executor,
   params: { userId: string; keyId: string; now: Date },
-): Promise<boolean> {
-  const rows = await db
+): Promise<{ name: string } | null> {
+  const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: params.now })
     .where(and(eq(apiKeys.id, params.keyId), eq(apiKeys.userId, params.userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  return rows.length > 0;
+    .returning({ name: apiKeys.name });
+  return row ?? null;
 }
 
 /** The live key for a secret's hash with its (not deleted, not disabled) owner, or null. */

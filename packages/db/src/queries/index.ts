@@ -1,4 +1,5 @@
 export * from './account-tokens.ts';
+export * from './activity.ts';
 export * from './allowlist.ts';
 export * from './api-keys.ts';
 export * from './audit.ts';

@@ -8,7 +8,8 @@ import {
   useAccountToken,
 } from '@bytegate/db/queries';
 import { hashPassword } from '../accounts/passwords.ts';
-import type { ServiceContext } from '../context.ts';
+import { recordActivity } from '../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { hashLinkToken } from './link-tokens.ts';
 
@@ -17,6 +18,7 @@ export interface ResetPasswordProps {
   token: string;
   /** Already held to the sign-up rules by the request schema. */
   password: string;
+  origin?: RequestOrigin;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function resetPassword(
     await updateUserPasswordHash(tx, { userId: user.id, passwordHash });
     await revokeUserSessions(tx, { userId: user.id, now });
     await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
+    await recordActivity(tx, { userId: user.id, kind: 'password_reset', details: {}, origin: props.origin });
     return { email: user.email };
   });
 }

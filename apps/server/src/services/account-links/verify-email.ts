@@ -7,6 +7,7 @@ import {
   setVerifiedEmail,
   useAccountToken,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { hashLinkToken } from './link-tokens.ts';
@@ -55,6 +56,17 @@ export async function verifyEmail(
       await expireAccountTokens(tx, { userId: user.id, purpose: 'email_verification', now });
       // A reset link went to the old address: it no longer reaches the account's owner.
       await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
+      await recordActivity(tx, {
+        userId: user.id,
+        kind: 'email_changed',
+        details: { email: updated.email, previousEmail: user.email },
+      });
+    } else if (!user.emailVerifiedAt) {
+      await recordActivity(tx, {
+        userId: user.id,
+        kind: 'email_verified',
+        details: { email: updated.email },
+      });
     }
     return { email: updated.email, isEmailChanged };
   });

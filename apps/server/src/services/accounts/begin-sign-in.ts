@@ -3,6 +3,7 @@ import { messages } from '@bytegate/contracts/messages';
 import type { SignInMethod } from '@bytegate/contracts/notifications';
 import { SIGN_IN_CHALLENGE_TTL_SECONDS, type TwoFactorChallenge } from '@bytegate/contracts/two-factor';
 import { createSignInChallenge, type UserRow } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentUser } from './present-user.ts';
@@ -63,15 +64,26 @@ export async function beginSignIn(ctx: ServiceContext, props: BeginSignInProps):
 
 /**
  * Opens the session of a sign-in whose every factor passed: the session (a sign-in from a new address
- * is told to the customer, with its method) and, for a browser, its device cookie, kept when it is
- * already this account's, else a new one.
+ * is told to the customer, with its method; every sign-in goes to the activity feed with its address
+ * and browser) and, for a browser, its device cookie, kept when it is already this account's, else a
+ * new one. `isTwoFactor`: a code was the second factor.
  */
-export async function openSignedInSession(ctx: ServiceContext, props: BeginSignInProps): Promise<SignedIn> {
+export async function openSignedInSession(
+  ctx: ServiceContext,
+  props: BeginSignInProps,
+  options: { isTwoFactor?: boolean } = {},
+): Promise<SignedIn> {
   const token = await startSession(ctx.db, {
     userId: props.user.id,
     ttlMs: ctx.config.sessionTtlMs,
     origin: props.origin,
     method: props.method,
+  });
+  await recordActivity(ctx.db, {
+    userId: props.user.id,
+    kind: 'signed_in',
+    details: { method: props.method, isTwoFactor: options.isTwoFactor === true },
+    origin: props.origin,
   });
   const deviceToken = props.isBrowser
     ? await rememberDevice(ctx.db, {

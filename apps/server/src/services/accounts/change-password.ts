@@ -1,7 +1,8 @@
 import { googleMessages } from '@bytegate/contracts/google';
 import { messages } from '@bytegate/contracts/messages';
 import { revokeUserSessions, updateUserPasswordHash } from '@bytegate/db/queries';
-import type { ServiceContext } from '../context.ts';
+import { recordActivity } from '../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { hashPassword } from './passwords.ts';
 import { reauthenticate } from './reauthenticate.ts';
@@ -16,6 +17,7 @@ export interface ChangePasswordProps {
   /** Required while two-factor authentication is on. */
   code?: string | undefined;
   twoFactor: TwoFactorCheck;
+  origin?: RequestOrigin;
 }
 
 export async function changePassword(ctx: ServiceContext, props: ChangePasswordProps): Promise<void> {
@@ -35,5 +37,11 @@ export async function changePassword(ctx: ServiceContext, props: ChangePasswordP
   await ctx.db.transaction(async (tx) => {
     await updateUserPasswordHash(tx, { userId: user.id, passwordHash });
     await revokeUserSessions(tx, { userId: user.id, now: new Date(), exceptSessionId: props.sessionId });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'password_changed',
+      details: {},
+      origin: props.origin,
+    });
   });
 }

@@ -52,12 +52,10 @@ export async function completeTwoFactorSignIn(
     throw ended();
   }
   const isBrowser = props.isBrowser ?? challenge.isBrowser;
-  const signedIn = await openSignedInSession(ctx, {
-    user,
-    method: challenge.method,
-    isBrowser,
-    origin: props.origin,
-    deviceToken: props.deviceToken,
-  });
+  const signedIn = await openSignedInSession(
+    ctx,
+    { user, method: challenge.method, isBrowser, origin: props.origin, deviceToken: props.deviceToken },
+    { isTwoFactor: true },
+  );
   return { ...signedIn, isBrowser, method: challenge.method };
 }

@@ -4,6 +4,7 @@ import {
   cancelUserThreadRequests,
   clearTwoFactor,
   deactivateUserPlans,
+  deleteUserActivity,
   deleteUserTrustedDevices,
   eraseUser,
   revokeAllApiKeys,
@@ -15,7 +16,7 @@ import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
 
 /**
  * Deletes an account after checking its password (and its two-factor code while that is on): every
- * session is revoked and the personal fields are erased (two-factor with them), its plans stop working and its pending thread requests are withdrawn. The row itself stays, so orders and the ledger keep their owner.
+ * session is revoked and the personal fields are erased (two-factor and the activity feed with them), its plans stop working and its pending thread requests are withdrawn. The row itself stays, so orders and the ledger keep their owner.
  */
 export async function deleteAccount(
   ctx: ServiceContext,
@@ -35,5 +36,7 @@ export async function deleteAccount(
     await cancelUserThreadRequests(tx, { userId: user.id, now });
     await clearTwoFactor(tx, { userId: user.id });
     await eraseUser(tx, { userId: user.id, now });
+    // Its activity feed held addresses, browsers and emails: erased with the rest.
+    await deleteUserActivity(tx, { userId: user.id });
   });
 }

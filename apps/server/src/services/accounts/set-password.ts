@@ -1,6 +1,7 @@
 import { googleMessages } from '@bytegate/contracts/google';
 import { getActiveUserById, setFirstPasswordHash } from '@bytegate/db/queries';
-import type { ServiceContext } from '../context.ts';
+import { recordActivity } from '../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { hashPassword, isPasswordHash } from './passwords.ts';
 import type { TwoFactorCheck } from './two-factor/two-factor-check.ts';
@@ -11,6 +12,7 @@ export interface SetPasswordProps {
   /** Required while two-factor authentication is on. */
   code?: string | undefined;
   twoFactor: TwoFactorCheck;
+  origin?: RequestOrigin;
 }
 
 /**
@@ -26,7 +28,10 @@ export async function setPassword(ctx: ServiceContext, props: SetPasswordProps):
   }
   await props.twoFactor.requireIfOn(ctx.db, { user, code: props.code });
   const passwordHash = await hashPassword(props.newPassword);
-  if (!(await setFirstPasswordHash(ctx.db, { userId: user.id, passwordHash }))) {
-    throw new DomainError('CONFLICT', googleMessages.alreadyHasPassword);
-  }
+  await ctx.db.transaction(async (tx) => {
+    if (!(await setFirstPasswordHash(tx, { userId: user.id, passwordHash }))) {
+      throw new DomainError('CONFLICT', googleMessages.alreadyHasPassword);
+    }
+    await recordActivity(tx, { userId: user.id, kind: 'password_set', details: {}, origin: props.origin });
+  });
 }

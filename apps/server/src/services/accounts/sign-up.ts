@@ -2,6 +2,7 @@ import type { AuthResponse } from '@bytegate/contracts/auth';
 import { messages } from '@bytegate/contracts/messages';
 import { createUser } from '@bytegate/db/queries';
 import { sendEmailVerification } from '../account-links/send-email-verification.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import { runAfterReply } from '../background-tasks.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -56,6 +57,12 @@ export async function signUp(
     const token = await startSession(tx, {
       userId: user.id,
       ttlMs: ctx.config.sessionTtlMs,
+      origin: props.origin,
+    });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'account_created',
+      details: { method: 'password' },
       origin: props.origin,
     });
     const deviceToken = props.isBrowser

@@ -1,5 +1,6 @@
 import type { Database } from '@bytegate/db';
 import { getActiveUserByEmail, insertAuditEntry, lockUser, setUserUnblocks } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import { checkMayActOn } from '../back-office/lock-customer.ts';
 import { CLI_ACTOR, type StaffActor } from '../back-office/staff-actor.ts';
 import { DomainError } from '../domain-error.ts';
@@ -73,6 +74,17 @@ export async function changeUnblocks(db: Database, props: ChangeUnblocksProps): 
       before: { ports: before.ports, hosts: before.hosts },
       after: { ports: next.ports, hosts: next.hosts },
       reason: props.reason ?? null,
+    });
+    // What this change opened (or closed), worded for the customer without staff's reason.
+    const [from, to] = props.remove ? [before, next] : [next, before];
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'support_unblocks_changed',
+      details: {
+        ports: from.ports.filter((port) => !to.ports.includes(port)),
+        hosts: from.hosts.filter((host) => !to.hosts.includes(host)),
+        isRemoved: props.remove,
+      },
     });
     return next;
   });

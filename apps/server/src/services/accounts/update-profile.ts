@@ -7,12 +7,14 @@ import {
   expireAccountTokens,
   getActiveUserByEmail,
   getActiveUserById,
+  type UserRow,
   updateUserProfile,
 } from '@bytegate/db/queries';
 import { emailChangeConfirmation, emailChangeRequested } from '../../mail/templates.ts';
 import { createLinkToken, linkUrl } from '../account-links/link-tokens.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import { runAfterReply } from '../background-tasks.ts';
-import type { MailContext } from '../context.ts';
+import type { MailContext, RequestOrigin } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentProfile } from './get-profile.ts';
 import { isPasswordHash } from './passwords.ts';
@@ -32,6 +34,7 @@ export interface UpdateProfileProps {
   /** With a change of email while two-factor is on. */
   code?: string | undefined;
   twoFactor: TwoFactorCheck;
+  origin?: RequestOrigin;
 }
 
 /**
@@ -81,6 +84,15 @@ export async function updateProfile(ctx: MailContext, props: UpdateProfileProps)
     if (!row) {
       throw new DomainError('UNAUTHENTICATED', 'Your account no longer exists');
     }
+    const fields = profileFieldsChanged(user, row);
+    if (fields.length > 0) {
+      await recordActivity(tx, {
+        userId: user.id,
+        kind: 'profile_updated',
+        details: { fields },
+        origin: props.origin,
+      });
+    }
     if (newEmail && link) {
       const now = new Date();
       await expireAccountTokens(tx, {
@@ -120,9 +132,30 @@ export async function updateProfile(ctx: MailContext, props: UpdateProfileProps)
       });
       throw new DomainError('UPSTREAM_UNAVAILABLE', accountLinkMessages.mailNotSent(newEmail));
     }
+    await recordActivity(ctx.db, {
+      userId: user.id,
+      kind: 'email_change_requested',
+      details: { newEmail },
+      origin: props.origin,
+    });
     await runAfterReply(ctx, 'email change notice', () =>
       ctx.mailer.send({ to: user.email, ...emailChangeRequested({ name: updated.firstName, newEmail }) }),
     );
   }
   return presentProfile(ctx, updated);
+}
+
+/** What a save changed of the names and company, as the activity feed names them. */
+function profileFieldsChanged(
+  before: Pick<UserRow, 'firstName' | 'lastName' | 'company'>,
+  after: Pick<UserRow, 'firstName' | 'lastName' | 'company'>,
+): Array<'name' | 'company'> {
+  const fields: Array<'name' | 'company'> = [];
+  if (before.firstName !== after.firstName || before.lastName !== after.lastName) {
+    fields.push('name');
+  }
+  if ((before.company ?? null) !== (after.company ?? null)) {
+    fields.push('company');
+  }
+  return fields;
 }

@@ -7,6 +7,7 @@ import {
   lockPlanForPool,
   lockUserBalance,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { getOwnPlan } from '../plans/get-own-plan.ts';
@@ -62,6 +63,11 @@ export async function addAllowlistAddress(
         allowlistMessages.onOtherPlan(POOL_NAMES[plan.poolType]),
       );
     }
+    await recordActivity(tx, {
+      userId,
+      kind: 'allowlist_added',
+      details: { poolType: plan.poolType, address: row.address },
+    });
     return row;
   });
 }

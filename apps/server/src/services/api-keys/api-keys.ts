@@ -22,7 +22,8 @@ import {
 } from '@bytegate/db/queries';
 import { reauthenticate } from '../accounts/reauthenticate.ts';
 import type { TwoFactorCheck } from '../accounts/two-factor/two-factor-check.ts';
-import type { ServiceContext } from '../context.ts';
+import { recordActivity } from '../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 
 /** How many characters of the secret the list shows (`bg_live_` and four more). */
@@ -62,6 +63,8 @@ export async function createApiKey(
     code?: string | undefined;
     twoFactor: TwoFactorCheck;
     now?: Date;
+    /** The request, for the activity feed. */
+    origin?: RequestOrigin;
   },
 ): Promise<CreatedApiKey> {
   const now = props.now ?? new Date();
@@ -78,14 +81,23 @@ export async function createApiKey(
     withoutPassword: { refusal: googleMessages.setPasswordBeforeApiKeys },
   });
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const row = await insertApiKey(ctx.db, {
-    userId: user.id,
-    name: props.name,
-    prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
-    secretHash: hashApiKeySecret(secret),
-    scopes: props.scopes,
-    expiresAt:
-      props.expiresInDays === null ? null : new Date(now.getTime() + props.expiresInDays * 86_400_000),
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted = await insertApiKey(tx, {
+      userId: user.id,
+      name: props.name,
+      prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
+      secretHash: hashApiKeySecret(secret),
+      scopes: props.scopes,
+      expiresAt:
+        props.expiresInDays === null ? null : new Date(now.getTime() + props.expiresInDays * 86_400_000),
+    });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'api_key_created',
+      details: { name: inserted.name, scopes: inserted.scopes },
+      origin: props.origin,
+    });
+    return inserted;
   });
   return { key: toApiKey(row, now), secret };
 }
@@ -99,12 +111,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function revokeApiKey(
   ctx: ServiceContext,
-  props: { userId: string; keyId: string },
+  props: { userId: string; keyId: string; origin?: RequestOrigin },
 ): Promise<void> {
   // An id that cannot name a key is unknown like any other (and never reaches a uuid column).
-  if (!UUID.test(props.keyId) || !(await markRevoked(ctx.db, { ...props, now: new Date() }))) {
+  if (!UUID.test(props.keyId)) {
     throw new DomainError('NOT_FOUND', apiKeyMessages.notFound);
   }
+  await ctx.db.transaction(async (tx) => {
+    const revoked = await markRevoked(tx, { userId: props.userId, keyId: props.keyId, now: new Date() });
+    if (!revoked) {
+      throw new DomainError('NOT_FOUND', apiKeyMessages.notFound);
+    }
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'api_key_revoked',
+      details: { name: revoked.name },
+      origin: props.origin,
+    });
+  });
 }
 
 /** Whether a bearer token is an API key (by its form): such a token is never a session. */

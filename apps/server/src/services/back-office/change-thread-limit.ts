@@ -10,6 +10,7 @@ import {
   setPlanThreadLimit,
   type UserRow,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { checkMayActOn } from './lock-customer.ts';
@@ -30,13 +31,23 @@ export async function changeThreadLimit(
     if (locked.threadLimit === props.threadLimit) {
       return locked;
     }
-    return writeThreadLimit(tx, {
+    const changed = await writeThreadLimit(tx, {
       plan: locked,
       threadLimit: props.threadLimit,
       actor: props.actor,
       action: 'plan.threads.change',
       reason: props.reason,
     });
+    await recordActivity(tx, {
+      userId: locked.userId,
+      kind: 'support_thread_limit_changed',
+      details: {
+        poolType: locked.poolType,
+        threadLimit: changed.threadLimit,
+        previousThreadLimit: locked.threadLimit,
+      },
+    });
+    return changed;
   });
   const [settings, allowlist] = await Promise.all([
     getProxySettings(ctx.db, { planId: plan.id }),

@@ -1,4 +1,5 @@
 import { insertAuditEntry, revokeUserSessions, setUserDisabledAt } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { lockCustomer } from './lock-customer.ts';
@@ -34,5 +35,6 @@ export async function disableCustomer(
       after: { status: 'disabled', revokedSessions },
       reason: props.reason,
     });
+    await recordActivity(tx, { userId: user.id, kind: 'support_account_disabled', details: {} });
   });
 }

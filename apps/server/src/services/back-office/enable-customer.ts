@@ -1,4 +1,5 @@
 import { insertAuditEntry, setUserDisabledAt } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { lockCustomer } from './lock-customer.ts';
 import type { StaffActor } from './staff-actor.ts';
@@ -27,5 +28,6 @@ export async function enableCustomer(
       after: { status: 'active' },
       reason: props.reason,
     });
+    await recordActivity(tx, { userId: user.id, kind: 'support_account_enabled', details: {} });
   });
 }

@@ -14,6 +14,7 @@ import {
   takePlanTraffic,
   updateOrder,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import { orderNumberLabel, parseOrderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -216,6 +217,16 @@ export async function refundOrder(
         ...(plan ? { planId: plan.id } : {}),
       },
       reason: props.reason,
+    });
+    await recordActivity(tx, {
+      userId: order.userId,
+      kind: 'support_refund',
+      details: {
+        orderId: label,
+        orderKind: order.kind === 'topup' ? 'topup' : 'purchase',
+        amountCents,
+        refundedBytes: changedPlan ? refundBytes : null,
+      },
     });
     return { ...presentDecision(decision), userId: order.userId };
   });

@@ -6,6 +6,7 @@ import {
   listPlanAllowlist,
   lockPlan,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { regeneratePlanPassword } from '../plans/regenerate-plan-password.ts';
@@ -34,7 +35,15 @@ export async function regeneratePasswordAsStaff(
       throw new DomainError('CONFLICT', 'This plan is inactive: it has no password to replace');
     }
     checkMayActOn(props.actor, owner);
-    await regeneratePlanPassword({ ...ctx, db: tx }, { userId: owner.id, planId: locked.id });
+    await regeneratePlanPassword(
+      { ...ctx, db: tx },
+      { userId: owner.id, planId: locked.id, isByStaff: true },
+    );
+    await recordActivity(tx, {
+      userId: owner.id,
+      kind: 'support_proxy_password_regenerated',
+      details: { poolType: locked.poolType },
+    });
     await insertAuditEntry(tx, {
       actorUserId: props.actor.userId,
       actorEmail: props.actor.email,

@@ -4,6 +4,7 @@ import {
   insertAuditEntry,
   revokeUserSessions,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { notify } from '../notifications/notify.ts';
@@ -50,5 +51,6 @@ export async function resetCustomerTwoFactor(
       reason: props.reason,
     });
     await notify(tx, { userId: user.id, kind: 'two_factor_changed', data: { change: 'reset_by_staff' } });
+    await recordActivity(tx, { userId: user.id, kind: 'support_two_factor_reset', details: {} });
   });
 }

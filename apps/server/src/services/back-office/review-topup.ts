@@ -3,6 +3,7 @@ import { messages } from '@bytegate/contracts/messages';
 import { formatUsd } from '@bytegate/contracts/money';
 import type { Transaction } from '@bytegate/db';
 import { insertAuditEntry, lockOrder, type OrderRow, updateOrder } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -61,6 +62,7 @@ export async function approveTopup(
     const entry = await creditTopupLocked(tx, order, {
       creditCents: props.amountCents,
       reason: props.reason,
+      isReviewed: true,
     });
     const label = orderNumberLabel(order.number);
     await insertAuditEntry(tx, {
@@ -93,6 +95,16 @@ export async function rejectTopup(
     const { order } = await lockHeldTopup(tx, { orderId: found.id, actor: props.actor });
     await updateOrder(tx, { orderId: order.id, set: { status: 'failed' } });
     const label = orderNumberLabel(order.number);
+    await recordActivity(tx, {
+      userId: order.userId,
+      kind: 'topup_failed',
+      details: {
+        orderId: label,
+        amountCents: order.amountCents,
+        provider: order.paymentMethod,
+        outcome: 'rejected',
+      },
+    });
     await insertAuditEntry(tx, {
       actorUserId: props.actor.userId,
       actorEmail: props.actor.email,

@@ -1,4 +1,5 @@
 import { insertAuditEntry, revokeUserSessions } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { lockCustomer } from './lock-customer.ts';
 import type { StaffActor } from './staff-actor.ts';
@@ -21,5 +22,6 @@ export async function revokeCustomerSessions(
       after: { liveSessions: 0 },
       reason: props.reason,
     });
+    await recordActivity(tx, { userId: user.id, kind: 'support_sessions_revoked', details: {} });
   });
 }

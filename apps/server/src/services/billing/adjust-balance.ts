@@ -8,6 +8,7 @@ import {
   insertLedgerEntry,
   lockUserBalance,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import { checkMayActOn } from '../back-office/lock-customer.ts';
 import { CLI_ACTOR, hasRole, type StaffActor } from '../back-office/staff-actor.ts';
 import type { ServiceContext } from '../context.ts';
@@ -87,6 +88,12 @@ export async function adjustBalance(
         ledgerEntryId: entry.id,
       },
       reason: props.reason,
+    });
+    // The customer reads what moved, never who moved it or the reason staff gave.
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'support_balance_adjusted',
+      details: { amountCents: props.amountCents, balanceCents: entry.balanceAfterCents },
     });
     return { userId: user.id, balanceCents: entry.balanceAfterCents, entryId: entry.id };
   });

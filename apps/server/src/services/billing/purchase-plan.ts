@@ -14,6 +14,7 @@ import {
   saveIdempotentRequest,
 } from '@bytegate/db/queries';
 import { requireVerifiedEmail } from '../account-links/require-verified-email.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { notify } from '../notifications/notify.ts';
@@ -34,6 +35,8 @@ export interface PurchasePlanProps {
   idempotency?: { key: string; requestHash: string } | undefined;
   /** An auto-buy's purchase is told as `auto_buy_completed` by the auto-buy, not as `purchase_completed`. */
   isAutoBuy?: boolean;
+  /** The API key's name, for a purchase through the public API (the activity feed names it). */
+  apiKeyName?: string | undefined;
 }
 
 /** The answer, and for the server only: whether it replays an earlier one, and the order's row id. */
@@ -100,6 +103,18 @@ export async function purchasePlan(ctx: ServiceContext, props: PurchasePlanProps
           threadLimit: DEFAULT_THREAD_LIMIT[props.poolType],
           trafficTotalBytes: bytes,
         });
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'purchase_completed',
+      details: {
+        orderId: orderNumberLabel(order.number),
+        poolType: plan.poolType,
+        quantityGb: props.quantityGb,
+        amountCents: priceCents,
+        via: props.isAutoBuy ? 'auto_buy' : props.apiKeyName !== undefined ? 'api' : 'dashboard',
+        apiKeyName: props.apiKeyName,
+      },
+    });
     if (!props.isAutoBuy) {
       await notify(tx, {
         userId: props.userId,

@@ -11,6 +11,7 @@ import {
   rearmAutoBuyRules,
   setAutoBuyStatus,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import { purchasePlan } from '../billing/purchase-plan.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -81,6 +82,17 @@ export async function runAutoBuy(ctx: ServiceContext, planId: string, now: Date)
               reason,
               amount_usd: centsToDollars(priceCents),
               balance_usd: centsToDollars(balanceCents),
+            },
+          });
+          await recordActivity(tx, {
+            userId: rule.userId,
+            kind: 'auto_buy_failed',
+            details: {
+              poolType: plan.poolType,
+              quantityGb: rule.quantityGb,
+              reason,
+              amountCents: priceCents,
+              balanceCents,
             },
           });
         }

@@ -6,6 +6,7 @@ import {
   savedTargetingFromSettings,
 } from '@bytegate/contracts/proxy-settings';
 import { getActivePlanForPool, saveProxySettings } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { findUnknownTargeting } from './geo-options.ts';
@@ -44,11 +45,17 @@ export async function saveProxySettingsForPool(
     throw new DomainError('VALIDATION_FAILED', unknown.message, { field: unknown.field });
   }
   // One row per plan, upserted: the last save wins, and no lock is needed beyond the row's own.
-  const row = await ctx.db.transaction((tx) =>
-    saveProxySettings(tx, {
+  const row = await ctx.db.transaction(async (tx) => {
+    const saved = await saveProxySettings(tx, {
       planId: plan.id,
       settings: rowFromSavedTargeting(savedTargetingFromSettings(settings)),
-    }),
-  );
+    });
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'proxy_settings_saved',
+      details: { poolType: props.poolType },
+    });
+    return saved;
+  });
   return presentProxySettings(props.poolType, row);
 }

@@ -1,5 +1,6 @@
 import { bytesToGbText, gbToBytes, type ProxyUser, proxyUserMessages } from '@bytegate/contracts/proxy-users';
 import { updateProxyUser } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentProxyUser } from './present-proxy-user.ts';
@@ -38,6 +39,11 @@ export async function moveProxyUserTraffic(
       }
       next = cap - bytes;
     }
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'proxy_user_updated',
+      details: { poolType: plan.poolType, login: proxyUser.login, change: 'traffic' },
+    });
     return updateProxyUser(tx, {
       proxyUserId: proxyUser.id,
       planId: plan.id,

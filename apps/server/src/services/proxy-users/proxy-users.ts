@@ -25,6 +25,7 @@ import {
   type TrafficCapPeriod,
   updateProxyUser,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { createPlanCredentials } from '../plans/plan-credentials.ts';
@@ -141,12 +142,18 @@ export async function createProxyUserForPlan(
         }
         login = generatedLogin();
       }
-      return createProxyUser(tx, {
+      const created = await createProxyUser(tx, {
         ...fields,
         planId: plan.id,
         login,
         password: createPlanCredentials().password,
       });
+      await recordActivity(tx, {
+        userId: props.userId,
+        kind: 'proxy_user_created',
+        details: { poolType: plan.poolType, login: created.login },
+      });
+      return created;
     });
     return presentProxyUser(row);
   } catch (error) {
@@ -264,6 +271,11 @@ export async function updateProxyUserFields(
     if (Object.keys(set).length === 0) {
       return proxyUser;
     }
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'proxy_user_updated',
+      details: { poolType: plan.poolType, login: proxyUser.login, change: 'settings' },
+    });
     return updateProxyUser(tx, { proxyUserId: proxyUser.id, planId: plan.id, set });
   });
   return presentProxyUser(row);
@@ -276,6 +288,11 @@ export async function regenerateProxyUserPassword(
 ): Promise<ProxyUser> {
   const row = await ctx.db.transaction(async (tx) => {
     const { plan, proxyUser } = await lockOwnProxyUser(tx, props.userId, props.proxyUserId);
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'proxy_user_updated',
+      details: { poolType: plan.poolType, login: proxyUser.login, change: 'password' },
+    });
     return updateProxyUser(tx, {
       proxyUserId: proxyUser.id,
       planId: plan.id,
@@ -293,6 +310,11 @@ export async function deleteOwnProxyUser(
   await ctx.db.transaction(async (tx) => {
     const { plan, proxyUser } = await lockOwnProxyUser(tx, props.userId, props.proxyUserId);
     await deleteProxyUser(tx, { proxyUserId: proxyUser.id, planId: plan.id });
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'proxy_user_deleted',
+      details: { poolType: plan.poolType, login: proxyUser.login },
+    });
   });
 }
 

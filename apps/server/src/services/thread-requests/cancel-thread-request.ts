@@ -1,5 +1,6 @@
 import { threadRequestMessages as messages, type ThreadRequest } from '@bytegate/contracts/thread-requests';
 import { closeThreadRequest, getPlanById, lockThreadRequest } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { presentThreadRequest } from './present-thread-request.ts';
@@ -30,6 +31,11 @@ export async function cancelThreadRequest(
     if (!plan) {
       throw new DomainError('NOT_FOUND', messages.notFound);
     }
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'thread_request_cancelled',
+      details: { poolType: plan.poolType, requestedThreads: request.requestedThreads },
+    });
     return presentThreadRequest(closed, plan);
   });
 }

@@ -4,6 +4,7 @@ import {
   type ThreadRequest,
 } from '@bytegate/contracts/thread-requests';
 import { findPendingThreadRequest, insertThreadRequest, lockPlanForPool } from '@bytegate/db/queries';
+import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { getOwnPlan } from '../plans/get-own-plan.ts';
@@ -60,6 +61,11 @@ export async function createThreadRequest(
     if (!row) {
       throw new DomainError('THREAD_REQUEST_PENDING', messages.alreadyPending);
     }
+    await recordActivity(tx, {
+      userId: props.userId,
+      kind: 'thread_request_created',
+      details: { poolType: plan.poolType, requestedThreads: props.requestedThreads },
+    });
     return presentThreadRequest(row, plan);
   });
 }

@@ -2,6 +2,7 @@ import { topupMessages } from '@bytegate/contracts/topup';
 import { createOrder, updateOrder } from '@bytegate/db/queries';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { requireVerifiedEmail } from '../account-links/require-verified-email.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -10,6 +11,8 @@ export interface CreateTopupProps {
   userId: string;
   amountCents: number;
   paymentMethod?: string | undefined;
+  /** The API key's name, for a top-up opened through the public API (the activity feed names it). */
+  apiKeyName?: string | undefined;
 }
 
 export interface CreatedTopup {
@@ -59,6 +62,18 @@ export async function createTopup(
         expiresAt: invoice.expiresAt,
       },
     });
+    await recordActivity(ctx.db, {
+      userId: props.userId,
+      kind: 'topup_created',
+      details: {
+        orderId: orderNumberLabel(order.number),
+        amountCents: props.amountCents,
+        provider: provider.name,
+        isSandbox: provider.isSandbox,
+        via: props.apiKeyName === undefined ? 'dashboard' : 'api',
+        apiKeyName: props.apiKeyName,
+      },
+    });
     return {
       orderId: orderNumberLabel(order.number),
       checkoutUrl: invoice.checkoutUrl,
@@ -69,6 +84,16 @@ export async function createTopup(
     await updateOrder(ctx.db, {
       orderId: order.id,
       set: { status: 'failed', details: { error: String(error) } },
+    });
+    await recordActivity(ctx.db, {
+      userId: props.userId,
+      kind: 'topup_failed',
+      details: {
+        orderId: orderNumberLabel(order.number),
+        amountCents: props.amountCents,
+        provider: provider.name,
+        outcome: 'unopened',
+      },
     });
     throw new DomainError('UPSTREAM_UNAVAILABLE', topupMessages.failed);
   }

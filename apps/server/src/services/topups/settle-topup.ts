@@ -9,6 +9,7 @@ import {
   updateOrder,
 } from '@bytegate/db/queries';
 import type { InvoiceSnapshot } from '../../payments/provider.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import { orderNumberLabel } from '../billing/present-order.ts';
 import type { ServiceContext } from '../context.ts';
 import { notify } from '../notifications/notify.ts';
@@ -102,11 +103,31 @@ async function settleLocked(
           },
         },
       });
+      await recordActivity(tx, {
+        userId: order.userId,
+        kind: 'topup_held',
+        details: {
+          orderId: orderNumberLabel(order.number),
+          amountCents: order.amountCents,
+          provider: order.paymentMethod,
+        },
+      });
       await options.onChange?.(tx, { before: order, result: 'review', snapshot });
       return 'review';
     }
     if (creditCents === 0) {
       await updateOrder(tx, { orderId, set: { status: 'failed', providerStatus: snapshot.rawStatus } });
+      await recordActivity(tx, {
+        userId: order.userId,
+        kind: 'topup_failed',
+        details: {
+          orderId: orderNumberLabel(order.number),
+          amountCents: order.amountCents,
+          provider: order.paymentMethod,
+          // Cryptomus says `cancel` of an invoice left unpaid until it ran out; Bitcart says `expired`.
+          outcome: /expire|cancel/i.test(snapshot.rawStatus) ? 'expired' : 'failed',
+        },
+      });
       await options.onChange?.(tx, { before: order, result: 'failed', snapshot });
       return 'failed';
     }
@@ -125,7 +146,13 @@ async function settleLocked(
 export async function creditTopupLocked(
   tx: Transaction,
   order: OrderRow,
-  props: { creditCents: number; providerStatus?: string | null; reason?: string | null },
+  props: {
+    creditCents: number;
+    providerStatus?: string | null;
+    reason?: string | null;
+    /** Staff approving a top-up held for review (the activity feed says so). */
+    isReviewed?: boolean;
+  },
 ): Promise<LedgerEntryRow> {
   await lockUserBalance(tx, { userId: order.userId });
   const entry = await insertLedgerEntry(tx, {
@@ -152,6 +179,17 @@ export async function creditTopupLocked(
       credited_usd: centsToDollars(props.creditCents),
       balance_usd: centsToDollars(entry.balanceAfterCents),
       provider: order.paymentMethod,
+    },
+  });
+  await recordActivity(tx, {
+    userId: order.userId,
+    kind: 'topup_credited',
+    details: {
+      orderId: orderNumberLabel(order.number),
+      amountCents: order.amountCents,
+      creditedCents: props.creditCents,
+      provider: order.paymentMethod,
+      isReviewed: props.isReviewed === true,
     },
   });
   return entry;

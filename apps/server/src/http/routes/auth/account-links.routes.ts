@@ -92,7 +92,7 @@ export const accountLinkRoutes: FastifyPluginAsyncZod<{ ctx: MailContext }> = as
       onRequest: followLinkLimit,
     },
     async (request) => {
-      const { email } = await resetPassword(ctx, request.body);
+      const { email } = await resetPassword(ctx, { ...request.body, origin: getOrigin(request) });
       return { success: true as const, email };
     },
   );

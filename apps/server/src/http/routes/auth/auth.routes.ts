@@ -203,7 +203,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { session, user } = getAuth(request);
-      await logOut(ctx, { sessionId: session.id, userId: user.id });
+      await logOut(ctx, { sessionId: session.id, userId: user.id, origin: getOrigin(request) });
       clearSessionCookie(reply, ctx.config);
       return { success: true as const };
     },

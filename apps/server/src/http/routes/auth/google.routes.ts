@@ -136,7 +136,11 @@ export const googleAuthRoutes: FastifyPluginAsyncZod<{
         callbackUrl.search = query === -1 ? '' : request.url.slice(query);
         const finished = await finishGoogleFlow(ctx, { google, callbackUrl, browserState });
         if (finished.purpose === 'link') {
-          await linkGoogle(ctx, { userId: finished.userId, identity: finished.identity });
+          await linkGoogle(ctx, {
+            userId: finished.userId,
+            identity: finished.identity,
+            origin: getOrigin(request),
+          });
           return reply.redirect(LINKED, 303);
         }
         const outcome = await signInWithGoogle(ctx, {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../services/api-keys/api-keys.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { getAuth } from '../../plugins/auth.ts';
+import { getAuth, getOrigin } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 /**
@@ -62,6 +62,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{
         password,
         code,
         twoFactor,
+        origin: getOrigin(request),
       });
       // The secret must not linger in any cache between here and the person who asked.
       reply.header('cache-control', 'no-store');
@@ -81,7 +82,11 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await revokeApiKey(ctx, { userId: getAuth(request).user.id, keyId: request.params.id });
+      await revokeApiKey(ctx, {
+        userId: getAuth(request).user.id,
+        keyId: request.params.id,
+        origin: getOrigin(request),
+      });
       return { success: true as const };
     },
   );

@@ -7,7 +7,7 @@ import { getProfile } from '../../../services/accounts/get-profile.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import { updateProfile } from '../../../services/accounts/update-profile.ts';
 import type { MailContext } from '../../../services/context.ts';
-import { getAuth } from '../../plugins/auth.ts';
+import { getAuth, getOrigin } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
@@ -83,6 +83,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{
         currentPassword: request.body.currentPassword,
         code: request.body.code,
         twoFactor,
+        origin: getOrigin(request),
       }),
   );
 

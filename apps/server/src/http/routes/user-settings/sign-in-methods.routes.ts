@@ -16,7 +16,7 @@ import { getSecurityStatus } from '../../../services/accounts/two-factor/get-sec
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { DomainError } from '../../../services/domain-error.ts';
-import { getAuth } from '../../plugins/auth.ts';
+import { getAuth, getOrigin } from '../../plugins/auth.ts';
 import { setGoogleFlowCookie } from '../auth/google.routes.ts';
 import { errorResponseSchema } from '../errors.ts';
 
@@ -88,7 +88,7 @@ export const signInMethodsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const userId = getAuth(request).user.id;
-      await unlinkGoogle(ctx, { userId });
+      await unlinkGoogle(ctx, { userId, origin: getOrigin(request) });
       return getSecurityStatus(ctx, { userId });
     },
   );
@@ -107,7 +107,12 @@ export const signInMethodsRoutes: FastifyPluginAsyncZod<{
       preHandler: limitPasswordChecks,
     },
     async (request) => {
-      await setPassword(ctx, { userId: getAuth(request).user.id, ...request.body, twoFactor });
+      await setPassword(ctx, {
+        userId: getAuth(request).user.id,
+        ...request.body,
+        twoFactor,
+        origin: getOrigin(request),
+      });
       return { success: true as const };
     },
   );

@@ -16,7 +16,7 @@ import { regenerateRecoveryCodes } from '../../../services/accounts/two-factor/r
 import { startTwoFactorSetup } from '../../../services/accounts/two-factor/start-two-factor-setup.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { getAuth } from '../../plugins/auth.ts';
+import { getAuth, getOrigin } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
 const refusals = {
@@ -92,6 +92,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
         userId: getAuth(request).user.id,
         code: request.body.code,
         twoFactor,
+        origin: getOrigin(request),
       });
       reply.header('cache-control', 'no-store');
       return answer;
@@ -114,6 +115,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
         userId: getAuth(request).user.id,
         code: request.body.code,
         twoFactor,
+        origin: getOrigin(request),
       });
       reply.header('cache-control', 'no-store');
       return answer;
@@ -138,6 +140,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{
         password: request.body.password,
         code: request.body.code,
         twoFactor,
+        origin: getOrigin(request),
       }),
   );
 };

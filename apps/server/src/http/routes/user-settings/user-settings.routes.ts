@@ -8,7 +8,7 @@ import { deleteAccount } from '../../../services/accounts/delete-account.ts';
 import type { GoogleOpenId } from '../../../services/accounts/google/google-openid.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
 import type { MailContext } from '../../../services/context.ts';
-import { clearSessionCookie, getAuth } from '../../plugins/auth.ts';
+import { clearSessionCookie, getAuth, getOrigin } from '../../plugins/auth.ts';
 import { keyedRateLimit } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { apiKeyRoutes } from './api-keys.routes.ts';
@@ -72,7 +72,13 @@ export const userSettingsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { user, session } = getAuth(request);
-      await changePassword(ctx, { userId: user.id, sessionId: session.id, ...request.body, twoFactor });
+      await changePassword(ctx, {
+        userId: user.id,
+        sessionId: session.id,
+        ...request.body,
+        twoFactor,
+        origin: getOrigin(request),
+      });
       return { success: true as const };
     },
   );

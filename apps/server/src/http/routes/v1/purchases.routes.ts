@@ -59,6 +59,7 @@ export const v1PurchaseRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = 
         poolType: body.pool_type,
         quantityGb: body.gb,
         label: body.label,
+        apiKeyName: key.name,
         idempotency:
           idempotencyKey === undefined
             ? undefined

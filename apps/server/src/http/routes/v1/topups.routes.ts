@@ -51,12 +51,13 @@ export const v1TopupRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { user } = getApiKey(request);
+      const { user, key } = getApiKey(request);
       const { provider: name, amount_usd: amountCents, payment_method: paymentMethod } = request.body;
       const topup = await createTopup(ctx, requireProvider(payments, name), {
         userId: user.id,
         amountCents,
         paymentMethod,
+        apiKeyName: key.name,
       });
       return reply.code(201).send({
         order_id: topup.orderId,

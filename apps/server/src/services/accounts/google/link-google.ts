@@ -1,5 +1,6 @@
 import { getActiveUserById, linkGoogleAccount } from '@bytegate/db/queries';
-import type { ServiceContext } from '../../context.ts';
+import { recordActivity } from '../../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../../context.ts';
 import { GoogleFlowError } from './google-flow-error.ts';
 import type { GoogleIdentity } from './google-openid.ts';
 
@@ -11,7 +12,7 @@ import type { GoogleIdentity } from './google-openid.ts';
  */
 export async function linkGoogle(
   ctx: ServiceContext,
-  props: { userId: string | null; identity: GoogleIdentity },
+  props: { userId: string | null; identity: GoogleIdentity; origin?: RequestOrigin },
 ): Promise<void> {
   const user = props.userId ? await getActiveUserById(ctx.db, { userId: props.userId }) : null;
   if (!user) {
@@ -23,12 +24,24 @@ export async function linkGoogle(
   if (user.googleSubject && user.googleSubject !== props.identity.subject) {
     throw new GoogleFlowError('other_google_linked', { purpose: 'link' });
   }
-  const linked = await linkGoogleAccount(ctx.db, {
-    userId: user.id,
-    googleSubject: props.identity.subject,
-    googleEmail: props.identity.email.toLowerCase(),
+  const googleEmail = props.identity.email.toLowerCase();
+  await ctx.db.transaction(async (tx) => {
+    const linked = await linkGoogleAccount(tx, {
+      userId: user.id,
+      googleSubject: props.identity.subject,
+      googleEmail,
+    });
+    if (!linked) {
+      throw new GoogleFlowError('linked_elsewhere', { purpose: 'link' });
+    }
+    // Linking the one already linked only refreshes its email: nothing new to tell.
+    if (!user.googleSubject) {
+      await recordActivity(tx, {
+        userId: user.id,
+        kind: 'google_linked',
+        details: { googleEmail },
+        origin: props.origin,
+      });
+    }
   });
-  if (!linked) {
-    throw new GoogleFlowError('linked_elsewhere', { purpose: 'link' });
-  }
 }

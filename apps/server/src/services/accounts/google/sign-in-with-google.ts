@@ -8,6 +8,7 @@ import {
   linkGoogleAccount,
   type UserRow,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../../activity/record-activity.ts';
 import type { RequestOrigin, ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { beginSignIn, type SignInOutcome } from '../begin-sign-in.ts';
@@ -38,7 +39,7 @@ export async function signInWithGoogle(
   const { identity } = props;
   const user =
     (await getActiveUserByGoogleSubject(ctx.db, { googleSubject: identity.subject })) ??
-    (await createAccount(ctx, identity));
+    (await createAccount(ctx, identity, props.origin));
   const googleEmail = identity.email.toLowerCase();
   if (user.googleEmail !== googleEmail) {
     // The Google account's address changed since it was linked: User Settings shows the new one.
@@ -61,7 +62,11 @@ export async function signInWithGoogle(
 }
 
 /** A new account for a Google account no account is linked to, unless its email already has one. */
-async function createAccount(ctx: ServiceContext, identity: GoogleIdentity): Promise<UserRow> {
+async function createAccount(
+  ctx: ServiceContext,
+  identity: GoogleIdentity,
+  origin: RequestOrigin,
+): Promise<UserRow> {
   // The sign-up form's rules: a valid address within its length, stored lower-cased.
   const email = signupRequestSchema.shape.email.safeParse(identity.email);
   if (!email.success) {
@@ -78,6 +83,12 @@ async function createAccount(ctx: ServiceContext, identity: GoogleIdentity): Pro
     now: new Date(),
   });
   if (created) {
+    await recordActivity(ctx.db, {
+      userId: created.id,
+      kind: 'account_created',
+      details: { method: 'google' },
+      origin,
+    });
     return created;
   }
   // Lost a race: the same Google account signing in twice at once (then it is linked now), or a

@@ -1,6 +1,7 @@
 import { classifyCode, type RecoveryCodesResponse, twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { activatePendingTotpSecret, getActiveUserById } from '@bytegate/db/queries';
-import type { ServiceContext } from '../../context.ts';
+import { recordActivity } from '../../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { notify } from '../../notifications/notify.ts';
 import { matchTotpStep } from './code-rules.ts';
@@ -15,7 +16,7 @@ import type { TwoFactorCheck } from './two-factor-check.ts';
  */
 export async function confirmTwoFactorSetup(
   ctx: ServiceContext,
-  props: { userId: string; code: string; twoFactor: TwoFactorCheck },
+  props: { userId: string; code: string; twoFactor: TwoFactorCheck; origin?: RequestOrigin },
 ): Promise<RecoveryCodesResponse> {
   const user = await getActiveUserById(ctx.db, { userId: props.userId });
   if (!user) {
@@ -40,6 +41,12 @@ export async function confirmTwoFactorSetup(
     }
     const recoveryCodes = await issueRecoveryCodes(tx, { userId: user.id });
     await notify(tx, { userId: user.id, kind: 'two_factor_changed', data: { change: 'enabled' } });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'two_factor_enabled',
+      details: {},
+      origin: props.origin,
+    });
     return { recoveryCodes, twoFactor: await presentTwoFactorStatus(tx, enabled) };
   });
 }

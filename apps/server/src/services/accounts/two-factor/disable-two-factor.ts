@@ -1,7 +1,8 @@
 import { messages } from '@bytegate/contracts/messages';
 import { type TwoFactorStatus, twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { clearTwoFactor, getActiveUserById } from '@bytegate/db/queries';
-import type { ServiceContext } from '../../context.ts';
+import { recordActivity } from '../../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { notify } from '../../notifications/notify.ts';
 import { reauthenticate } from '../reauthenticate.ts';
@@ -18,6 +19,7 @@ export async function disableTwoFactor(
     password: string | undefined;
     code: string | undefined;
     twoFactor: TwoFactorCheck;
+    origin?: RequestOrigin;
   },
 ): Promise<TwoFactorStatus> {
   const found = await getActiveUserById(ctx.db, { userId: props.userId });
@@ -25,7 +27,10 @@ export async function disableTwoFactor(
     throw new DomainError('CONFLICT', twoFactorMessages.notOn);
   }
   const user = await reauthenticate(ctx.db, {
-    ...props,
+    userId: props.userId,
+    password: props.password,
+    code: props.code,
+    twoFactor: props.twoFactor,
     wrongPasswordMessage: messages.passwordWrong,
     // Created with Google and no password set: the code alone.
     withoutPassword: 'code-only',
@@ -33,6 +38,12 @@ export async function disableTwoFactor(
   await ctx.db.transaction(async (tx) => {
     if (await clearTwoFactor(tx, { userId: user.id })) {
       await notify(tx, { userId: user.id, kind: 'two_factor_changed', data: { change: 'disabled' } });
+      await recordActivity(tx, {
+        userId: user.id,
+        kind: 'two_factor_disabled',
+        details: {},
+        origin: props.origin,
+      });
     }
   });
   return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };

@@ -1,6 +1,7 @@
 import { type RecoveryCodesResponse, twoFactorMessages } from '@bytegate/contracts/two-factor';
 import { getActiveUserById } from '@bytegate/db/queries';
-import type { ServiceContext } from '../../context.ts';
+import { recordActivity } from '../../activity/record-activity.ts';
+import type { RequestOrigin, ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { notify } from '../../notifications/notify.ts';
 import { presentTwoFactorStatus } from './present-two-factor.ts';
@@ -10,7 +11,7 @@ import type { TwoFactorCheck } from './two-factor-check.ts';
 /** Ten new recovery codes for a code (app or recovery): the old ones stop working; the customer is told. */
 export async function regenerateRecoveryCodes(
   ctx: ServiceContext,
-  props: { userId: string; code: string; twoFactor: TwoFactorCheck },
+  props: { userId: string; code: string; twoFactor: TwoFactorCheck; origin?: RequestOrigin },
 ): Promise<RecoveryCodesResponse> {
   const user = await getActiveUserById(ctx.db, { userId: props.userId });
   if (!user?.totpSecret) {
@@ -23,6 +24,12 @@ export async function regenerateRecoveryCodes(
       userId: user.id,
       kind: 'two_factor_changed',
       data: { change: 'recovery_codes_regenerated' },
+    });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'recovery_codes_regenerated',
+      details: {},
+      origin: props.origin,
     });
     return { recoveryCodes, twoFactor: await presentTwoFactorStatus(tx, user) };
   });

@@ -4,6 +4,7 @@ import {
   threadRequestMessages as messages,
 } from '@bytegate/contracts/thread-requests';
 import { closeThreadRequest, getThreadRequestInFull, lockThreadRequest } from '@bytegate/db/queries';
+import { recordActivity } from '../../activity/record-activity.ts';
 import type { MailContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { lockPlanForStaff, writeThreadLimit } from '../change-thread-limit.ts';
@@ -67,6 +68,11 @@ export async function approveThreadRequest(
       reason: props.message ?? `Customer's request: ${request.purpose}`.slice(0, REASON_MAX_LENGTH),
       before: { status: 'pending', requestedThreads: request.requestedThreads, threadRequestId: request.id },
       after: { status: 'approved', threadRequestId: request.id },
+    });
+    await recordActivity(tx, {
+      userId: plan.userId,
+      kind: 'support_thread_request_approved',
+      details: { poolType: plan.poolType, grantedThreads: granted, message: props.message ?? null },
     });
     return { request: closed, plan: changed, owner };
   });

@@ -9,6 +9,7 @@ import {
   insertAuditEntry,
   lockThreadRequest,
 } from '@bytegate/db/queries';
+import { recordActivity } from '../../activity/record-activity.ts';
 import type { MailContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
 import { checkMayActOn } from '../lock-customer.ts';
@@ -69,6 +70,16 @@ export async function declineThreadRequest(
         threadRequestId: request.id,
       },
       reason: props.message,
+    });
+    // Support's message is written for the customer (they read it with the request and by mail).
+    await recordActivity(tx, {
+      userId: plan.userId,
+      kind: 'support_thread_request_declined',
+      details: {
+        poolType: plan.poolType,
+        requestedThreads: request.requestedThreads,
+        message: props.message,
+      },
     });
     return { request: closed, plan, owner };
   });

@@ -12,18 +12,12 @@ import {
 import { useDashboardStats } from '../../../api/use-dashboard-stats.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { RecentActivityCard } from '../../../features/activity/recent-activity-card.tsx';
 import { TrafficChartCard } from '../../../features/dashboard/traffic-chart-card.tsx';
 import { useSession } from '../../../session/session-store.ts';
 import type { SectionId } from '../sections.ts';
 
 const numberFormat = new Intl.NumberFormat('en-US');
-
-// Sample entries: the spec's Recent Activity list is static.
-const recentActivity = [
-  { text: 'Account created', when: 'Just now' },
-  { text: 'Proxy settings ready to configure', when: 'Today' },
-  { text: 'Welcome to Bytegate', when: 'Today' },
-];
 
 const quickActions: Array<{ id: SectionId; label: string; text: string; icon: typeof NetworkIcon }> = [
   { id: 'proxy-setup', label: 'Proxy Setup', text: 'Credentials, endpoints and lists', icon: NetworkIcon },
@@ -102,21 +96,7 @@ export function OverviewSection({ onNavigate }: { onNavigate: (id: SectionId) =>
       <TrafficChartCard />
 
       <div className="grid gap-6 lg:grid-cols-5">
-        <Card className="lg:col-span-3">
-          <CardHeader>
-            <CardTitle>Recent Activity</CardTitle>
-          </CardHeader>
-          <CardContent className="py-2">
-            <ul className="divide-y divide-gray-100">
-              {recentActivity.map((item) => (
-                <li key={item.text} className="flex items-center justify-between gap-4 py-3 text-sm">
-                  <span className="text-gray-800">{item.text}</span>
-                  <span className="shrink-0 text-gray-500">{item.when}</span>
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <RecentActivityCard className="lg:col-span-3" />
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Quick Actions</CardTitle>
