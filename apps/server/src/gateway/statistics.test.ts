@@ -249,6 +249,87 @@ describe.each(testDatabaseKinds())('statistics from gateway traffic, on %s', (ki
     expect((await fixture.server.request('GET', `/api/stats/series?${range}`)).status).toBe(401);
   });
 
+  it('answers the same views through the public API with a read key, in its snake_case, CSV alike', async () => {
+    const key = await fixture.server.request<{ secret: string }>('POST', '/api/user-settings/api-keys', {
+      token: customer.token,
+      body: { name: 'stats export', scopes: ['read'], password: customer.accountPassword },
+    });
+    expect(key.status).toBe(201);
+    const v1 = <T>(path: string) => get<T>(`/api/v1/stats/${path}`, key.body.secret);
+    const dashboard = (await get<StatsSeriesResponse>(`/api/stats/series?${range}`)).body;
+    const series = await v1<{
+      totals: Record<string, number | null>;
+      points: Array<Record<string, number | string>>;
+    }>(`series?${range}`);
+    expect(series.status).toBe(200);
+    expect(series.body.totals).toEqual({
+      bytes: dashboard.totals.bytes,
+      billed_bytes: dashboard.totals.billedBytes,
+      requests: 6,
+      succeeded: 4,
+      failed: 1,
+      refused_by_policy: 1,
+      success_rate: 80,
+    });
+    expect(series.body.points.map((point) => point.start)).toEqual(dashboard.points.map((point) => point.at));
+    const user = await v1<{ totals: { requests: number } }>(
+      `series?${range}&credential=${encodeURIComponent(`user:${proxyUser.id}`)}`,
+    );
+    expect(user.body.totals.requests).toBe(2);
+    const errors = await v1<{ errors: Array<Record<string, unknown>> }>(`errors?${range}`);
+    expect(errors.body.errors).toContainEqual({
+      code: 'PORT_BLOCKED',
+      count: 1,
+      refused_by_policy: true,
+      meaning: 'The target port is closed by default.',
+      what_to_do: 'Use an open port, or ask support to unblock this one for your account.',
+    });
+    const hosts = await v1<{ hosts: Array<{ host: string }>; next_cursor: string | null }>(`hosts?${range}`);
+    expect(hosts.body.hosts.map((row) => row.host)).toEqual(
+      (await get<StatsHostsResponse>(`/api/stats/hosts?${range}`)).body.hosts.map((row) => row.host),
+    );
+    expect(hosts.body.next_cursor).toBeNull();
+    const credentials = await v1<{ credentials: StatsCredential[] }>('credentials');
+    expect(credentials.body.credentials.map((row) => row.id)).toEqual([
+      `plan:${customer.planId}`,
+      `user:${proxyUser.id}`,
+    ]);
+    // The CSV through the API is the dashboard's download, byte for byte.
+    const csvOf = async (path: string, token: string) =>
+      (await fetch(`${fixture.server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).text();
+    expect(await csvOf(`/api/v1/stats/series?${range}&format=csv`, key.body.secret)).toBe(
+      await csvOf(`/api/stats/series?${range}&format=csv`, customer.token),
+    );
+    const live = await v1<{ scope: string; plans: unknown[] }>('live');
+    expect(live.body).toMatchObject({ scope: 'local', plans: expect.any(Array) });
+    // Another customer's credential is not found; a key without the read scope is refused.
+    const stranger = await createUserViaApi(fixture.server);
+    const strangerKey = await fixture.server.request<{ secret: string }>(
+      'POST',
+      '/api/user-settings/api-keys',
+      {
+        token: stranger.token,
+        body: { name: 'theirs', scopes: ['read'], password: stranger.password },
+      },
+    );
+    const theirs = await get<{ code: string }>(
+      `/api/v1/stats/series?${range}&credential=${encodeURIComponent(`plan:${customer.planId}`)}`,
+      strangerKey.body.secret,
+    );
+    expect(theirs.status).toBe(404);
+    const writeOnly = await fixture.server.request<{ secret: string }>(
+      'POST',
+      '/api/user-settings/api-keys',
+      {
+        token: customer.token,
+        body: { name: 'buyer', scopes: ['purchase'], password: customer.accountPassword },
+      },
+    );
+    const refused = await get<{ required: string }>(`/api/v1/stats/series?${range}`, writeOnly.body.secret);
+    expect(refused.status).toBe(403);
+    expect(refused.body.required).toBe('read');
+  });
+
   it('streams the live view: a tunnel open now and its throughput, as Server-Sent Events', async () => {
     const target = new URL(fixture.originUrl).host;
     const tunnel: Socket = await new Promise((resolve, reject) => {

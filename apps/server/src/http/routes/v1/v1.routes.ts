@@ -8,6 +8,7 @@ import { getApiKey, guardWithApiKeys } from './api-key-auth.ts';
 import { v1CredentialRoutes } from './credentials.routes.ts';
 import { v1ProxyListRoutes } from './proxy-list.routes.ts';
 import { v1PurchaseRoutes } from './purchases.routes.ts';
+import { v1StatsRoutes } from './stats.routes.ts';
 import { v1TopupRoutes } from './topups.routes.ts';
 import { v1UsageRoutes } from './usage.routes.ts';
 import { toV1Plan, V1_ERRORS, V1_SECURITY, v1PlanSchema } from './v1-shapes.ts';
@@ -60,6 +61,7 @@ export const v1Routes: FastifyPluginAsyncZod<{ ctx: ServiceContext; payments: Pa
   await app.register(v1PurchaseRoutes, { ctx });
   await app.register(v1TopupRoutes, { ctx, payments });
   await app.register(v1UsageRoutes, { ctx });
+  await app.register(v1StatsRoutes, { ctx });
   await app.register(v1ProxyListRoutes, { ctx });
   await app.register(v1CredentialRoutes, { ctx });
   await app.register(proxyUserRoutes, {
