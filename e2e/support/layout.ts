@@ -1,0 +1,50 @@
+import type { Locator, Page } from 'playwright-core';
+
+// Layout checks of what a person sees: nothing pushed off the side, things inside the viewport.
+
+/** How far the page scrolls sideways (0 or less: it fits). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Whether the element's box lies wholly within the viewport's width and at least partly within its height. */
+export async function isWithinViewport(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) {
+    return false;
+  }
+  return (
+    box.x >= 0 &&
+    box.x + box.width <= viewport.width + 0.5 &&
+    box.y < viewport.height &&
+    box.y + box.height > 0
+  );
+}
+
+/**
+ * Starts counting the toasts shown on the page from now on: each toast element is counted once, when it
+ * first becomes visible (queued toasts count when their turn comes). `seen()` answers their texts.
+ */
+export async function watchToasts(page: Page): Promise<{ seen: () => Promise<string[]> }> {
+  const key = `toasts${Date.now()}${Math.random().toString(36).slice(2)}`;
+  await page.evaluate((name) => {
+    const shown = new WeakSet<Element>();
+    const texts: string[] = [];
+    (window as unknown as Record<string, string[]>)[name] = texts;
+    const look = () => {
+      for (const toast of Array.from(document.querySelectorAll('[data-sonner-toast][data-visible="true"]'))) {
+        if (!shown.has(toast)) {
+          shown.add(toast);
+          texts.push(toast.textContent ?? '');
+        }
+      }
+    };
+    look();
+    window.setInterval(look, 50);
+  }, key);
+  return {
+    seen: () =>
+      page.evaluate((name) => [...((window as unknown as Record<string, string[]>)[name] ?? [])], key),
+  };
+}
