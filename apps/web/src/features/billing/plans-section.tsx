@@ -43,7 +43,11 @@ const pools: Record<PoolType, { icon: typeof CpuIcon; points: string[] }> = {
 };
 
 /** Plans & Pricing: the balance, three plan cards, and the order form of the chosen one. */
-export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy-settings') => void }) {
+export function PlansSection({
+  onNavigate,
+}: {
+  onNavigate: (id: 'topup' | 'proxy-settings', options?: { pool?: PoolType }) => void;
+}) {
   const [selected, setSelected] = useState<PoolType | null>(null);
   return (
     <div className="space-y-6">
@@ -97,7 +101,7 @@ export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy
           key={selected}
           pool={selected}
           onCancel={() => setSelected(null)}
-          onPurchased={() => onNavigate('proxy-settings')}
+          onPurchased={() => onNavigate('proxy-settings', { pool: selected })}
         />
       ) : null}
     </div>

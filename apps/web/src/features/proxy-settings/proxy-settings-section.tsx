@@ -74,15 +74,25 @@ function CurrentPlan({ plan }: { plan: Plan }) {
  * Proxy Settings: the saved targeting of one pool's plan (the default of every connection through it),
  * edited in the Basic, Location, Exclusion and Advanced cards.
  */
-export function ProxySettingsSection({ onNavigate }: { onNavigate: (id: 'plans') => void }) {
+export function ProxySettingsSection({
+  initialPool,
+  onNavigate,
+}: {
+  /** The pool to show first (the one just bought), when the user has it. */
+  initialPool?: string | undefined;
+  onNavigate: (id: 'plans') => void;
+}) {
   const plans = usePlans();
   const active = new Map(
     (plans.data ?? []).filter((plan) => plan.active).map((plan) => [plan.poolType, plan]),
   );
-  const [chosen, setChosen] = useState<PoolType | null>(null);
+  const [chosen, setChosen] = useState<PoolType | null>(() => {
+    const pool = POOL_TYPES.find((type) => type === initialPool);
+    return pool ?? null;
+  });
   // Residential is the default pool (SPEC section 3), when the user has it.
   const poolType: PoolType =
-    chosen ??
+    (chosen && active.has(chosen) ? chosen : null) ??
     (active.has('residential')
       ? 'residential'
       : (POOL_TYPES.find((pool) => active.has(pool)) ?? 'residential'));
