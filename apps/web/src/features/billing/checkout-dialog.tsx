@@ -10,6 +10,9 @@ import { fetchTopupStatus, type OpenedCheckout, readTopupStatus } from '../../ap
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 
+const usd = (dollars: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
+
 /**
  * The checkout: the provider's payment page in a frame, and the order's status polled every 4 s for up
  * to 5 minutes (SPEC sections 4 and 9). Success refreshes the balance; success and failure close it.
@@ -61,7 +64,14 @@ export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout;
             queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
             refreshMe().catch(() => undefined),
           ]);
-          toast.success(topupMessages.success);
+          if (answer.credited > 0 && answer.credited < answer.amount) {
+            // Paid short: what arrived was credited, and the customer must know it was not all.
+            toast.success(topupMessages.partialCredited, {
+              description: topupMessages.partialCreditedDetail(usd(answer.credited), usd(answer.amount)),
+            });
+          } else {
+            toast.success(topupMessages.success);
+          }
           finish();
           return;
         }

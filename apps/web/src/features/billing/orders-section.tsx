@@ -18,6 +18,25 @@ const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(amount);
 
+/**
+ * What an order cost, or for a top-up paid short, what was invoiced and what was credited: the
+ * balance grew by the credited amount, and that is what the customer needs to see beside the status.
+ */
+function OrderAmount({ order }: { order: Order }) {
+  const isPartial = order.creditedAmount !== null && order.creditedAmount < order.amount;
+  if (!isPartial) {
+    return money(order.amount, order.currency);
+  }
+  return (
+    <span className="inline-flex flex-col items-end">
+      <span>{money(order.amount, order.currency)} invoiced</span>
+      <span className="text-xs font-normal text-amber-700">
+        {money(order.creditedAmount ?? 0, order.currency)} credited
+      </span>
+    </span>
+  );
+}
+
 export function OrdersSection() {
   const [page, setPage] = useState(1);
   const { data, isPending, isError, isFetching } = useOrders(page);
@@ -90,7 +109,7 @@ export function OrdersSection() {
                   </TableCell>
                   <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
                   <TableCell className="text-right font-medium">
-                    {money(order.amount, order.currency)}
+                    <OrderAmount order={order} />
                   </TableCell>
                   <TableCell>{order.currency}</TableCell>
                   <TableCell>{order.paymentMethod}</TableCell>
