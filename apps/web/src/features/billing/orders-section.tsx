@@ -37,6 +37,19 @@ function OrderAmount({ order }: { order: Order }) {
   );
 }
 
+function InvoiceButton({ order, onInvoice }: { order: Order; onInvoice: (order: Order) => void }) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      onClick={() => onInvoice(order)}
+      aria-label={`Invoice for order ${order.orderId}`}
+    >
+      <FileTextIcon /> Invoice
+    </Button>
+  );
+}
+
 export function OrdersSection() {
   const [page, setPage] = useState(1);
   const { data, isPending, isError, isFetching } = useOrders(page);
@@ -60,7 +73,11 @@ export function OrdersSection() {
     <Card>
       <CardHeader className="flex flex-row items-center justify-between">
         <CardTitle>Order history</CardTitle>
-        {pagination ? <p className="text-sm text-gray-500">{pagination.totalItems} orders</p> : null}
+        {pagination ? (
+          <p className="text-sm text-gray-500">
+            {pagination.totalItems.toLocaleString('en-US')} {pagination.totalItems === 1 ? 'order' : 'orders'}
+          </p>
+        ) : null}
       </CardHeader>
       {isPending ? (
         <CardContent className="space-y-3">
@@ -80,56 +97,79 @@ export function OrdersSection() {
         </CardContent>
       ) : (
         <>
-          <Table aria-busy={isFetching || undefined}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Order ID</TableHead>
-                <TableHead>Date</TableHead>
-                <TableHead>Description</TableHead>
-                <TableHead className="text-right">Amount</TableHead>
-                <TableHead>Currency</TableHead>
-                <TableHead className="whitespace-nowrap">Payment method</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>
-                  <span className="sr-only">Invoice</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.orders.map((order) => (
-                <TableRow key={order.orderId}>
-                  <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
-                  <TableCell>
-                    <time dateTime={order.date}>
-                      {dateFormat.format(new Date(order.date))}
-                      <span className="block text-xs text-gray-500">
-                        {timeFormat.format(new Date(order.date))}
-                      </span>
-                    </time>
-                  </TableCell>
-                  <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
-                  <TableCell className="text-right font-medium">
+          {/* On a phone: one card per order, everything in view; from 768 px: the table. */}
+          <ul
+            className="divide-y divide-gray-100 md:hidden"
+            aria-label="Orders"
+            aria-busy={isFetching || undefined}
+          >
+            {data.orders.map((order) => (
+              <li key={order.orderId} className="space-y-2 px-5 py-4">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 text-sm font-medium break-words text-gray-900">{order.description}</p>
+                  <p className="shrink-0 text-right text-sm font-semibold text-gray-900">
                     <OrderAmount order={order} />
-                  </TableCell>
-                  <TableCell>{order.currency}</TableCell>
-                  <TableCell>{order.paymentMethod}</TableCell>
-                  <TableCell>
-                    <OrderStatusBadge status={order.status} />
-                  </TableCell>
-                  <TableCell>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => onInvoice(order)}
-                      aria-label={`Invoice for order ${order.orderId}`}
-                    >
-                      <FileTextIcon /> Invoice
-                    </Button>
-                  </TableCell>
+                  </p>
+                </div>
+                <p className="text-xs text-gray-500">
+                  <span className="font-mono">{order.orderId}</span> ·{' '}
+                  <time dateTime={order.date}>
+                    {dateFormat.format(new Date(order.date))}, {timeFormat.format(new Date(order.date))}
+                  </time>{' '}
+                  · {order.paymentMethod}
+                </p>
+                <div className="flex items-center justify-between gap-3">
+                  <OrderStatusBadge status={order.status} />
+                  <InvoiceButton order={order} onInvoice={onInvoice} />
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden md:block">
+            <Table aria-busy={isFetching || undefined}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Order ID</TableHead>
+                  <TableHead>Date</TableHead>
+                  <TableHead>Description</TableHead>
+                  <TableHead className="text-right">Amount</TableHead>
+                  <TableHead>Currency</TableHead>
+                  <TableHead className="whitespace-nowrap">Payment method</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Invoice</span>
+                  </TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHeader>
+              <TableBody>
+                {data.orders.map((order) => (
+                  <TableRow key={order.orderId}>
+                    <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
+                    <TableCell>
+                      <time dateTime={order.date}>
+                        {dateFormat.format(new Date(order.date))}
+                        <span className="block text-xs text-gray-500">
+                          {timeFormat.format(new Date(order.date))}
+                        </span>
+                      </time>
+                    </TableCell>
+                    <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
+                    <TableCell className="text-right font-medium">
+                      <OrderAmount order={order} />
+                    </TableCell>
+                    <TableCell>{order.currency}</TableCell>
+                    <TableCell>{order.paymentMethod}</TableCell>
+                    <TableCell>
+                      <OrderStatusBadge status={order.status} />
+                    </TableCell>
+                    <TableCell>
+                      <InvoiceButton order={order} onInvoice={onInvoice} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
           <Pager label="Orders pages" page={page} pagination={pagination} onPage={setPage} />
         </>
       )}
