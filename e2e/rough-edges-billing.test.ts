@@ -175,8 +175,12 @@ describe('Plans & Pricing', () => {
     expect(await form.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     await saveScreenshot(page, 'plans-order-375');
 
-    // The title (or anywhere on the card) chooses the plan.
-    await page.getByRole('heading', { level: 2, name: 'Residential', exact: true }).click();
+    // The title (or anywhere on the card) chooses the plan: a click where a person sees the title.
+    const heading = page.getByRole('heading', { level: 2, name: 'Residential', exact: true });
+    await heading.scrollIntoViewIfNeeded();
+    const title = await heading.boundingBox();
+    expect(title).not.toBeNull();
+    await page.mouse.click((title?.x ?? 0) + 10, (title?.y ?? 0) + (title?.height ?? 0) / 2);
     const residential = page.getByRole('region', { name: 'Order Residential traffic' });
     await residential.waitFor();
     expect(await page.getByRole('button', { name: 'Choose Residential' }).count()).toBe(0);
