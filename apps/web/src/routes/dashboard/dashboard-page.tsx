@@ -114,14 +114,20 @@ export function DashboardPage() {
           >
             <PanelLeftIcon />
           </Button>
-          <h1 className="truncate text-lg font-semibold text-gray-900">
+          <h1 className="shrink-0 truncate text-lg font-semibold text-gray-900">
             {section ? section.title : 'Coming soon'}
           </h1>
-          <div className="ml-auto hidden text-right text-sm sm:block">
-            <p className="font-medium text-gray-900">
+          {/* A long name or address is cut short here (whole in its tooltip), never the section title. */}
+          <div className="ml-auto hidden min-w-0 text-right text-sm sm:block">
+            <p
+              className="truncate font-medium text-gray-900"
+              title={`${session?.user.firstName ?? ''} ${session?.user.lastName ?? ''}`}
+            >
               {session?.user.firstName} {session?.user.lastName}
             </p>
-            <p className="text-gray-500">{session?.user.email}</p>
+            <p className="truncate text-gray-500" title={session?.user.email}>
+              {session?.user.email}
+            </p>
           </div>
         </header>
         <main
