@@ -54,7 +54,9 @@ export const topupAmountSchema = z
 export const createTopupRequestSchema = z.object({
   amount: topupAmountSchema,
   /** The coin the customer prefers, passed to the provider's checkout where it supports it. */
-  paymentMethod: text('Payment method', { shouldTrim: true }).max(32).optional(),
+  paymentMethod: text('Payment method', { shouldTrim: true })
+    .max(32, 'Payment method must be at most 32 characters')
+    .optional(),
 });
 export type CreateTopupRequest = z.input<typeof createTopupRequestSchema>;
 
