@@ -23,26 +23,42 @@ export async function isWithinViewport(page: Page, locator: Locator): Promise<bo
 }
 
 /**
- * Starts counting the toasts shown on the page from now on: each toast element is counted once, when it
- * first becomes visible (queued toasts count when their turn comes). `seen()` answers their texts.
+ * Starts counting the toasts shown on the page: each toast element is counted once, when it first
+ * becomes visible (queued toasts count when their turn comes; one leaving does not). With `isNewOnly`,
+ * a toast already showing is not counted. `seen()` answers their texts.
  */
-export async function watchToasts(page: Page): Promise<{ seen: () => Promise<string[]> }> {
+export async function watchToasts(
+  page: Page,
+  options: { isNewOnly?: boolean } = {},
+): Promise<{ seen: () => Promise<string[]> }> {
   const key = `toasts${Date.now()}${Math.random().toString(36).slice(2)}`;
-  await page.evaluate((name) => {
-    const shown = new WeakSet<Element>();
-    const texts: string[] = [];
-    (window as unknown as Record<string, string[]>)[name] = texts;
-    const look = () => {
-      for (const toast of Array.from(document.querySelectorAll('[data-sonner-toast][data-visible="true"]'))) {
-        if (!shown.has(toast)) {
+  await page.evaluate(
+    ({ name, isNewOnly }) => {
+      const shown = new WeakSet<Element>();
+      const texts: string[] = [];
+      (window as unknown as Record<string, string[]>)[name] = texts;
+      const visible = () =>
+        Array.from(
+          document.querySelectorAll('[data-sonner-toast][data-visible="true"]:not([data-removed="true"])'),
+        );
+      if (isNewOnly) {
+        for (const toast of visible()) {
           shown.add(toast);
-          texts.push(toast.textContent ?? '');
         }
       }
-    };
-    look();
-    window.setInterval(look, 50);
-  }, key);
+      const look = () => {
+        for (const toast of visible()) {
+          if (!shown.has(toast)) {
+            shown.add(toast);
+            texts.push(toast.textContent ?? '');
+          }
+        }
+      };
+      look();
+      window.setInterval(look, 50);
+    },
+    { name: key, isNewOnly: options.isNewOnly ?? false },
+  );
   return {
     seen: () =>
       page.evaluate((name) => [...((window as unknown as Record<string, string[]>)[name] ?? [])], key),
