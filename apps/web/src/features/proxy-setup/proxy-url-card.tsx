@@ -142,7 +142,6 @@ export function ProxyUrlCard({
             className="block font-mono text-xs leading-relaxed break-all text-gray-100 sm:text-sm"
           >
             {shown}
-            {isRevealed ? null : <span className="sr-only"> (password hidden)</span>}
           </code>
           <div className="absolute top-2.5 right-2.5 flex gap-1">
             <Button

@@ -29,9 +29,13 @@ export function useSectionAddress(): {
       if (options.pool) {
         next.set('pool', options.pool);
       }
-      void navigate({ pathname: '/dashboard', search: `?${next}` });
+      // The section already shown is no new step in the history.
+      void navigate(
+        { pathname: '/dashboard', search: `?${next}` },
+        { replace: `?${next}` === location.search },
+      );
     },
-    [navigate],
+    [navigate, location.search],
   );
   return { sectionId, options: pool ? { pool } : {}, open };
 }
