@@ -6,7 +6,7 @@ import { axeViolations } from './support/axe.ts';
 import { saveScreenshot } from './support/browser.ts';
 import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { openSection, topUp } from './support/journeys.ts';
-import { horizontalOverflow, isWithinViewport } from './support/layout.ts';
+import { horizontalOverflow, isWithinViewport, scrollPageTo } from './support/layout.ts';
 import type { RunningServer } from './support/server.ts';
 
 let server: RunningServer;
@@ -32,6 +32,9 @@ afterEach(async () => {
 });
 
 const balanceText = () => page.getByTestId('balance').textContent();
+/** The order form of a pool: the card titled 'Order <pool> traffic'. */
+const orderForm = (pool: string) =>
+  page.locator('section').filter({ has: page.getByRole('heading', { name: `Order ${pool} traffic` }) });
 const payButton = (provider: 'Cryptomus' | 'Bitcart') =>
   page.getByRole('button', { name: `Pay with ${provider}` });
 
@@ -134,7 +137,9 @@ describe('a partial payment', () => {
     await expect.poll(balanceText).toBe('$10.00');
     await openSection(page, 'Orders');
     await expect.poll(() => page.getByRole('row').filter({ hasText: '$5.00 credited' }).count()).toBe(2);
-    // A full payment reads as its amount alone.
+  });
+
+  it('a full payment reads as its amount alone', async () => {
     await topUp(page, 'Cryptomus', '25');
     await openSection(page, 'Orders');
     const full = page.getByRole('row').filter({ hasText: 'Completed' }).first();
@@ -169,7 +174,7 @@ describe('Plans & Pricing', () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await goToSection(page, 'plans', 'Plans & Pricing');
     await page.getByRole('button', { name: 'Choose Datacenter' }).click();
-    const form = page.getByRole('region', { name: 'Order Datacenter traffic' });
+    const form = orderForm('Datacenter');
     await form.waitFor();
     await expect.poll(() => isWithinViewport(page, form.getByLabel('Quantity (GB)'))).toBe(true);
     expect(await form.evaluate((element) => element.contains(document.activeElement))).toBe(true);
@@ -181,7 +186,7 @@ describe('Plans & Pricing', () => {
     const title = await heading.boundingBox();
     expect(title).not.toBeNull();
     await page.mouse.click((title?.x ?? 0) + 10, (title?.y ?? 0) + (title?.height ?? 0) / 2);
-    const residential = page.getByRole('region', { name: 'Order Residential traffic' });
+    const residential = orderForm('Residential');
     await residential.waitFor();
     expect(await page.getByRole('button', { name: 'Choose Residential' }).count()).toBe(0);
     await expect.poll(() => isWithinViewport(page, residential.getByLabel('Quantity (GB)'))).toBe(true);
@@ -189,7 +194,7 @@ describe('Plans & Pricing', () => {
   });
 
   it('checks the quantity as it is typed, says the limits up front, and groups thousands in totals', async () => {
-    const form = page.getByRole('region', { name: 'Order Residential traffic' });
+    const form = orderForm('Residential');
     const quantity = form.getByLabel('Quantity (GB)');
     // Both limits are said before anything is typed.
     await form.getByText('Whole GB, from 5 to 100,000.').waitFor();
@@ -232,7 +237,7 @@ describe('Orders', () => {
       await fresh.page.getByRole('button', { name: '$5', exact: true }).click();
       await fresh.page.getByRole('button', { name: 'Pay with Cryptomus' }).click();
       await fresh.page.getByRole('dialog').waitFor();
-      await fresh.page.keyboard.press('Escape');
+      await fresh.page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
       await openSection(fresh.page, 'Orders');
       await fresh.page.getByText('1 order', { exact: true }).waitFor();
       expect(await fresh.page.getByText('1 orders').count()).toBe(0);
@@ -248,14 +253,15 @@ describe('Orders', () => {
     await invoices.first().waitFor();
     const count = await invoices.count();
     expect(count).toBeGreaterThan(5);
+    // Scrolled up and down only: what needs a sideways scroll is out of view.
     for (let index = 0; index < count; index++) {
       const invoice = invoices.nth(index);
-      await invoice.scrollIntoViewIfNeeded();
+      await scrollPageTo(invoice);
       expect(await isWithinViewport(page, invoice), `invoice ${index}`).toBe(true);
     }
-    for (const text of ['$10.00 invoiced', '$5.00 credited', 'Completed', 'Pending', '$25.00']) {
+    for (const text of ['Completed', 'Pending', '$25.00', '$10.00 invoiced', '$5.00 credited']) {
       const shown = page.getByText(text, { exact: true }).first();
-      await shown.scrollIntoViewIfNeeded();
+      await scrollPageTo(shown);
       expect(await isWithinViewport(page, shown), text).toBe(true);
     }
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
@@ -286,7 +292,7 @@ describe('accessibility of the changed money screens', () => {
 
       await goToSection(page, 'plans', 'Plans & Pricing');
       await page.getByRole('button', { name: 'Choose Mobile' }).click();
-      await page.getByRole('region', { name: 'Order Mobile traffic' }).waitFor();
+      await orderForm('Mobile').waitFor();
       expect(await axeViolations(page), 'plans').toEqual([]);
       await saveScreenshot(page, `plans-${width}`);
 

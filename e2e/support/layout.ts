@@ -23,6 +23,17 @@ export async function isWithinViewport(page: Page, locator: Locator): Promise<bo
 }
 
 /**
+ * Scrolls the page up or down only, to bring the element to the middle of the viewport: never sideways,
+ * and never inside a scrolling box (which would hide that a person has to scroll it to see the element).
+ */
+export async function scrollPageTo(locator: Locator): Promise<void> {
+  await locator.evaluate((element) => {
+    const { top } = element.getBoundingClientRect();
+    window.scrollTo({ left: 0, top: top + window.scrollY - window.innerHeight / 2, behavior: 'instant' });
+  });
+}
+
+/**
  * Starts counting the toasts shown on the page: each toast element is counted once, when it first
  * becomes visible (queued toasts count when their turn comes; one leaving does not). With `isNewOnly`,
  * a toast already showing is not counted. `seen()` answers their texts.
