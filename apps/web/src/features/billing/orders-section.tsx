@@ -70,7 +70,8 @@ export function OrdersSection() {
 
   const pagination = data?.pagination;
   return (
-    <Card>
+    // The card's own width (not the screen's, which the sidebar shares) picks the layout.
+    <Card className="@container">
       <CardHeader className="flex flex-row items-center justify-between">
         <CardTitle>Order history</CardTitle>
         {pagination ? (
@@ -97,9 +98,9 @@ export function OrdersSection() {
         </CardContent>
       ) : (
         <>
-          {/* On a phone: one card per order, everything in view; from 768 px: the table. */}
+          {/* Narrow: one card per order, everything in view; where the whole table fits: the table. */}
           <ul
-            className="divide-y divide-gray-100 md:hidden"
+            className="divide-y divide-gray-100 @4xl:hidden"
             aria-label="Orders"
             aria-busy={isFetching || undefined}
           >
@@ -125,7 +126,7 @@ export function OrdersSection() {
               </li>
             ))}
           </ul>
-          <div className="hidden md:block">
+          <div className="hidden @4xl:block">
             <Table aria-busy={isFetching || undefined}>
               <TableHeader>
                 <TableRow>
@@ -134,7 +135,7 @@ export function OrdersSection() {
                   <TableHead>Description</TableHead>
                   <TableHead className="text-right">Amount</TableHead>
                   <TableHead>Currency</TableHead>
-                  <TableHead className="whitespace-nowrap">Payment method</TableHead>
+                  <TableHead className="whitespace-normal">Payment method</TableHead>
                   <TableHead>Status</TableHead>
                   <TableHead>
                     <span className="sr-only">Invoice</span>
@@ -153,12 +154,12 @@ export function OrdersSection() {
                         </span>
                       </time>
                     </TableCell>
-                    <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
+                    <TableCell className="min-w-36 whitespace-normal">{order.description}</TableCell>
                     <TableCell className="text-right font-medium">
                       <OrderAmount order={order} />
                     </TableCell>
                     <TableCell>{order.currency}</TableCell>
-                    <TableCell>{order.paymentMethod}</TableCell>
+                    <TableCell className="whitespace-normal">{order.paymentMethod}</TableCell>
                     <TableCell>
                       <OrderStatusBadge status={order.status} />
                     </TableCell>
