@@ -97,6 +97,9 @@ describe('long names and long searches', () => {
       expect(await horizontalOverflow(visitor)).toBeLessThanOrEqual(0);
       await saveScreenshot(visitor, 'help-long-search-375');
       expect(await axeViolations(visitor)).toEqual([]);
+      await visitor.setViewportSize({ width: 1280, height: 800 });
+      expect(await horizontalOverflow(visitor)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(visitor)).toEqual([]);
 
       await visitor.goto(`${server.url}/help?q=${encodeURIComponent('🚀')}`);
       await visitor.getByText('No guide matches “🚀”.').waitFor();
@@ -155,6 +158,9 @@ describe('the contact form', () => {
       expect(await toasts.seen()).toEqual([]);
       await saveScreenshot(visitor, 'contact-refused-375');
       expect(await axeViolations(visitor)).toEqual([]);
+      await visitor.setViewportSize({ width: 1280, height: 800 });
+      expect(await axeViolations(visitor)).toEqual([]);
+      await saveScreenshot(visitor, 'contact-refused-1280');
     } finally {
       await visitor.close();
     }
