@@ -53,8 +53,10 @@ describe('billing in the browser', () => {
     await openSection('Plans & Pricing');
     await page.getByRole('button', { name: 'Choose Datacenter' }).click();
     await expect.poll(() => page.getByTestId('order-total').textContent()).toBe('$4.95');
+    // Under the minimum: said at once, and no total from the last valid quantity.
     await page.getByLabel('Quantity (GB)').fill('3');
-    expect(await page.getByTestId('order-total').textContent()).toBe('$4.95');
+    await page.getByText('The minimum purchase is 5 GB').waitFor();
+    expect(await page.getByTestId('order-total').count()).toBe(0);
     await page.getByLabel('Quantity (GB)').fill('6');
     expect(await page.getByTestId('order-total').textContent()).toBe('$5.94');
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -102,8 +104,11 @@ describe('billing in the browser', () => {
     await page.getByRole('button', { name: 'Pay with Cryptomus' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    // The checkout page's own Close button asks the dialog to close.
-    await page.frameLocator('iframe[title="Payment"]').getByRole('button', { name: 'Close' }).click();
+    // The checkout page's own way back asks the dialog to close.
+    await page
+      .frameLocator('iframe[title="Payment"]')
+      .getByRole('link', { name: 'Back to Bytegate' })
+      .click();
     await dialog.waitFor({ state: 'detached' });
     await openSection('Orders');
     const pending = page.getByRole('row').filter({ hasText: 'Pending' });

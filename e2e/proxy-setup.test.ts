@@ -96,7 +96,8 @@ describe('Proxy Setup in the browser', () => {
     const password = await clipboard();
     expect(password).toMatch(/^[A-Za-z0-9]{12,}$/);
     expect(await page.getByText(password, { exact: true }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Show password' }).click();
+    // Proxy Access's (the cURL command has its own, below).
+    await page.getByRole('button', { name: 'Show password' }).first().click();
     await page.getByText(password, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Copy http port' }).click();
     expect(await clipboard()).toBe(String(server.gatewayPort));
@@ -107,6 +108,9 @@ describe('Proxy Setup in the browser', () => {
     await page.getByLabel('Test URL').fill(`http://127.0.0.1:${originPort}/big`);
     await page.getByRole('button', { name: 'Copy cURL command' }).click();
     const httpCommand = await clipboard();
+    // The command shows the password masked, as Proxy Access does; revealed, it is what was copied.
+    expect(await page.getByTestId('curl-command').textContent()).not.toContain(password);
+    await page.getByRole('button', { name: 'Show password' }).last().click();
     expect(httpCommand).toBe(await page.getByTestId('curl-command').textContent());
     expect(httpCommand).toContain(`--proxy http://127.0.0.1:${server.gatewayPort} `);
     // A purchase reaches the gateway within 2 s (its store refreshes every second): a command run
@@ -188,7 +192,7 @@ describe('Proxy Setup in the browser', () => {
 
   it('sets a new proxy password: the old one is refused by the gateway, the new one works', async () => {
     // The login and, once shown, the password are the page's only texts of their shapes.
-    await page.getByRole('button', { name: 'Show password' }).click();
+    await page.getByRole('button', { name: 'Show password' }).first().click();
     const login = await page
       .getByText(/^bg[a-z0-9]{10}$/)
       .first()
@@ -220,7 +224,7 @@ describe('Proxy Setup in the browser', () => {
       .getByText(/^[A-Za-z0-9]{20}$/)
       .first()
       .textContent();
-    await page.getByRole('button', { name: 'Hide password' }).click();
+    await page.getByRole('button', { name: 'Hide password' }).first().click();
 
     // The gateway reads changed plans every second.
     await expect

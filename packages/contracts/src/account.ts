@@ -47,7 +47,9 @@ export const profileFormSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: emailField,
-  company: text('Company', { shouldTrim: true }).max(COMPANY_MAX_LENGTH).optional(),
+  company: text('Company', { shouldTrim: true })
+    .max(COMPANY_MAX_LENGTH, `Company must be at most ${COMPANY_MAX_LENGTH} characters`)
+    .optional(),
   currentPassword: z.string().optional(),
   code: z.string().optional(),
 });

@@ -62,7 +62,7 @@ export const createApiKeyBodySchema = z.object({
     .default(null),
   password: text('Password', { isMultiline: true, error: apiKeyMessages.passwordRequired })
     .min(1, apiKeyMessages.passwordRequired)
-    .max(1024),
+    .max(1024, 'Password must be at most 1024 characters'),
   /** Required while two-factor authentication is on. */
   code: optionalTwoFactorCodeField,
 });

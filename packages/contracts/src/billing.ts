@@ -67,6 +67,11 @@ export const orderSchema = z.object({
   paymentMethod: z.string(),
   status: orderStatusSchema,
   invoiceUrl: z.string(),
+  /**
+   * Dollars a completed top-up credited: less than `amount` when the payer stopped short and what
+   * arrived was credited. Null for a purchase and for a top-up not credited (yet).
+   */
+  creditedAmount: z.number().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -32,7 +32,20 @@ export const proxySettingsMessages = {
   saved: 'Settings saved',
   saveFailed: 'Failed to save settings. Please try again.',
   excludeHint: 'Cannot exclude countries when specific countries are selected',
+  /** One state or city name over the limit (`entry` names one: 'city'). */
+  entryTooLong: (entry: string) => `Each ${entry} must be at most ${MAX_LIST_ENTRY_LENGTH} characters`,
+  listTextTooLong: (label: string) =>
+    `${label} must be at most ${MAX_LIST_TEXT_LENGTH.toLocaleString('en-US')} characters`,
+  listTooLong: (label: string) =>
+    `At most ${MAX_LIST_ENTRIES_SENT.toLocaleString('en-US')} entries in ${label.toLowerCase()}`,
 } as const;
+
+/** The longest entry of a list the API takes (a state or city name; codes are shorter). */
+export const MAX_LIST_ENTRY_LENGTH = 200;
+/** A list sent as comma-separated text, at most this long. */
+const MAX_LIST_TEXT_LENGTH = 20_000;
+/** A list sent as an array, at most this many entries (the rules then allow MAX_LIST_ITEMS). */
+const MAX_LIST_ENTRIES_SENT = 1000;
 
 /** A list given as an array or as comma-separated text: split, trimmed, empties and repeats dropped. */
 export function splitList(value: unknown): string[] {
@@ -125,8 +138,12 @@ function readValues<T>(value: unknown, field: string, parse: (text: string) => V
 }
 
 // Names compare case-blind, as the gateway's login parameters do (`_` stands for a space there).
-const readNames = (value: unknown, field: string) =>
-  readValues(value, field, (name) => ({ ok: true, value: toPlaceName(name) }));
+const readNames = (value: unknown, field: string, entry: string) =>
+  readValues(value, field, (name) =>
+    name.length > MAX_LIST_ENTRY_LENGTH
+      ? { ok: false, message: proxySettingsMessages.entryTooLong(entry) }
+      : { ok: true, value: toPlaceName(name) },
+  );
 
 /**
  * The save rules of SPEC section 5, in order: lists normalised; countries and excluded countries never
@@ -136,8 +153,8 @@ const readNames = (value: unknown, field: string) =>
 export function checkProxySettings(input: ProxySettingsInput): SettingsCheck {
   const countries = readValues(input.countries, 'countries', parseCountryCode);
   const excludeCountries = readValues(input.exclude_countries, 'exclude_countries', parseCountryCode);
-  const states = readNames(input.states, 'states');
-  const cities = readNames(input.cities, 'cities');
+  const states = readNames(input.states, 'states', 'state');
+  const cities = readNames(input.cities, 'cities', 'city');
   const zipcodes = readValues(input.zipcodes, 'zipcodes', parseZipcode);
   const asns = readValues(input.asns, 'asns', parseAsn);
   const excludeAsn = readValues(input.exclude_asn, 'exclude_asn', parseAsn);
@@ -227,24 +244,50 @@ export function proxySettingsFromSaved(saved: SavedTargeting): ProxySettings {
   };
 }
 
-/** A list as text or as an array; `label` names the setting in a refusal. */
-const listInput = (label: string) =>
+/**
+ * A list as text or as an array; `label` names the setting in a refusal, `entry` one of its entries.
+ * Every refusal is worded for the person who typed the list (none of zod's own 'Too big: …').
+ */
+const listInput = (label: string, entry: string) =>
   z
-    .union([text(label).max(20_000), z.array(z.union([text(label).max(200), z.number()])).max(1000)])
+    .union(
+      [
+        text(label).max(MAX_LIST_TEXT_LENGTH, proxySettingsMessages.listTextTooLong(label)),
+        z
+          .array(
+            z.union([
+              text(label).max(MAX_LIST_ENTRY_LENGTH, proxySettingsMessages.entryTooLong(entry)),
+              z.number(),
+            ]),
+          )
+          .max(MAX_LIST_ENTRIES_SENT, proxySettingsMessages.listTooLong(label)),
+      ],
+      {
+        // Text or list: when the value is one of them but refused, that refusal is the one to say.
+        error: (issue) =>
+          (issue.code === 'invalid_union'
+            ? issue.errors.flat().find((inner) => inner.code !== 'invalid_type')?.message
+            : undefined) ?? `${label} must be a list or comma-separated text`,
+      },
+    )
     .optional();
 
 /** PUT /api/proxy-settings: every field of SPEC section 3 plus pool_type; the rules run after parsing. */
 export const saveProxySettingsRequestSchema = z.object({
   pool_type: poolTypeSchema,
-  countries: listInput('Countries'),
-  states: listInput('States'),
-  cities: listInput('Cities'),
-  zipcodes: listInput('ZIP codes'),
-  asns: listInput('ASNs'),
-  exclude_countries: listInput('Excluded countries'),
-  exclude_asn: listInput('Excluded ASNs'),
-  anonymous_filter: z.boolean().optional(),
-  rotation_interval: z.union([z.number(), text('Rotation interval').max(20)]).optional(),
+  countries: listInput('Countries', 'country'),
+  states: listInput('States', 'state'),
+  cities: listInput('Cities', 'city'),
+  zipcodes: listInput('ZIP codes', 'ZIP code'),
+  asns: listInput('ASNs', 'ASN'),
+  exclude_countries: listInput('Excluded countries', 'excluded country'),
+  exclude_asn: listInput('Excluded ASNs', 'excluded ASN'),
+  anonymous_filter: z.boolean({ error: 'Anonymous filter must be on or off' }).optional(),
+  rotation_interval: z
+    .union([z.number(), text('Rotation interval').max(20, proxySettingsMessages.rotation)], {
+      error: proxySettingsMessages.rotation,
+    })
+    .optional(),
 });
 
 export const proxySettingsSchema = z.object({
@@ -267,11 +310,11 @@ export const proxySettingsQuerySchema = z.object({ pool_type: poolTypeSchema });
 /** POST /api/proxy-settings/{countries|states|asns|zipcodes}: the other fields narrow the list. */
 export const geoOptionsRequestSchema = z.object({
   pool_type: poolTypeSchema,
-  countries: listInput('Countries'),
-  states: listInput('States'),
-  cities: listInput('Cities'),
-  zipcodes: listInput('ZIP codes'),
-  asns: listInput('ASNs'),
+  countries: listInput('Countries', 'country'),
+  states: listInput('States', 'state'),
+  cities: listInput('Cities', 'city'),
+  zipcodes: listInput('ZIP codes', 'ZIP code'),
+  asns: listInput('ASNs', 'ASN'),
 });
 
 export const geoOptionSchema = z.object({ code: z.string(), name: z.string() });

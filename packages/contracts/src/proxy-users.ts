@@ -80,7 +80,7 @@ export const proxyUserFieldsSchema = z.object({
   /** Its own saved targeting (the Proxy Settings fields); null: the plan's. */
   targeting: targetingInput.nullable().optional(),
   allowlist: z
-    .array(text('Address').max(64))
+    .array(text('Address').max(64, 'Each address must be at most 64 characters'))
     .max(MAX_ALLOWLIST_ADDRESSES, proxyUserMessages.allowlistTooMany)
     .optional(),
 });
@@ -88,7 +88,7 @@ export type ProxyUserFields = z.infer<typeof proxyUserFieldsSchema>;
 
 export const createProxyUserBodySchema = proxyUserFieldsSchema.extend({
   /** Chosen by the client, or generated when absent. */
-  login: text('Login').max(64).optional(),
+  login: text('Login').max(64, proxyUserMessages.loginFormat).optional(),
 });
 export type CreateProxyUserBody = z.infer<typeof createProxyUserBodySchema>;
 

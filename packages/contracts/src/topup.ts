@@ -16,6 +16,10 @@ export const topupMessages = {
   underReview:
     'Your payment arrived short and is under review. We credit it once it is checked; no need to pay again.',
   testMode: 'Test mode: payments are simulated',
+  /** A payment that stopped short of the invoice, and what arrived was credited (README, "Top-ups"). */
+  partialCredited: 'Partial payment credited',
+  partialCreditedDetail: (credited: string, invoiced: string) =>
+    `${credited} of the ${invoiced} invoice reached us and was added to your balance. Start a new top-up for the rest.`,
 } as const;
 
 /** How the server runs a provider: its real API, the built-in sandbox, or not at all. */
@@ -50,7 +54,9 @@ export const topupAmountSchema = z
 export const createTopupRequestSchema = z.object({
   amount: topupAmountSchema,
   /** The coin the customer prefers, passed to the provider's checkout where it supports it. */
-  paymentMethod: text('Payment method', { shouldTrim: true }).max(32).optional(),
+  paymentMethod: text('Payment method', { shouldTrim: true })
+    .max(32, 'Payment method must be at most 32 characters')
+    .optional(),
 });
 export type CreateTopupRequest = z.input<typeof createTopupRequestSchema>;
 
@@ -70,6 +76,10 @@ export const topupStatusResponseSchema = z.object({
   /** Our order state: completed, pending, failed, or review (a partial payment checked by hand). */
   orderStatus: z.enum(['completed', 'pending', 'failed', 'review']),
   balance: z.number(),
+  /** Dollars the invoice asked for. */
+  amount: z.number(),
+  /** Dollars credited: 0 until completed, then the amount, or less when the payer stopped short. */
+  credited: z.number(),
 });
 export type TopupStatusResponse = z.infer<typeof topupStatusResponseSchema>;
 

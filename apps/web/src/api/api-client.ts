@@ -236,6 +236,8 @@ export const api = {
   plans: {
     list: () => request<PlanListResponse>('GET', '/subuser/plans'),
     get: (planId: string) => request<Plan>('GET', `/subusers/get?${query({ subuser_id: planId })}`),
+    getForPool: (poolType: PoolType) =>
+      request<Plan>('GET', `/subuser/plan?${query({ pool_type: poolType })}`),
     purchase: (body: PurchasePlanRequest) =>
       request<PurchasePlanResponse>('POST', '/subuser/create', { body }),
     regeneratePassword: (planId: string) =>

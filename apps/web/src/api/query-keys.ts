@@ -7,6 +7,8 @@ export const queryKeys = {
   balance: ['account', 'balance'] as const,
   plans: ['plans'] as const,
   plan: (planId: string) => ['plans', planId] as const,
+  /** The plan of one pool, as Proxy Settings loads it (GET /api/subuser/plan). */
+  poolPlan: (poolType: string) => ['plans', 'pool', poolType] as const,
   allowlist: (planId: string) => ['plans', planId, 'allowlist'] as const,
   /** A plan's proxy users, every page loaded so far. */
   proxyUsers: (planId: string) => ['plans', planId, 'proxy-users'] as const,

@@ -1,7 +1,8 @@
 import type { Plan, PurchasePlanRequest } from '@bytegate/contracts/billing';
 import { PLANS_CACHE_MS } from '@bytegate/contracts/constants';
+import type { PoolType } from '@bytegate/contracts/pools';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './api-client.ts';
+import { ApiError, api } from './api-client.ts';
 import { refreshMe } from './auth-session.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -11,6 +12,28 @@ export function usePlans() {
     queryKey: queryKeys.plans,
     queryFn: async () => (await api.plans.list()).plans,
     staleTime: PLANS_CACHE_MS,
+  });
+}
+
+/**
+ * The plan of one pool, loaded when Proxy Settings shows it (SPEC section 4: the plan, then the
+ * settings), starting from the list's copy; null when the pool has none (404).
+ */
+export function usePoolPlan(poolType: PoolType, listed: Plan | undefined) {
+  return useQuery({
+    queryKey: queryKeys.poolPlan(poolType),
+    enabled: listed !== undefined,
+    ...(listed ? { placeholderData: listed } : {}),
+    queryFn: async () => {
+      try {
+        return await api.plans.getForPool(poolType);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) {
+          return null;
+        }
+        throw error;
+      }
+    },
   });
 }
 

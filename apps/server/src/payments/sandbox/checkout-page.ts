@@ -27,9 +27,11 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
         )
         .join('');
   // The sandboxes accept only our own http(s) URLs; never render another scheme as a link regardless.
+  // The link opens in the top window: inside the checkout dialog's frame it must never load the
+  // dashboard into the frame (the frame script turns it into closing the dialog instead).
   const back =
     props.returnUrl && /^https?:\/\//i.test(props.returnUrl)
-      ? `<a class="back" href="${escapeHtml(props.returnUrl)}">Back to Bytegate</a>`
+      ? `<a class="back" href="${escapeHtml(props.returnUrl)}" target="_top">Back to Bytegate</a>`
       : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -44,6 +46,7 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
   button.primary{background:#4f46e5;border-color:#4f46e5;color:#fff} button.danger{color:#b91c1c}
   button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}
   .final{background:#f3f4f6;border-radius:10px;padding:12px} .back{display:inline-block;margin-top:16px;color:#4f46e5}
+  [hidden]{display:none!important}
 </style></head>
 <body><main data-status="${escapeHtml(props.status)}">
   <span class="badge">TEST MODE: no real payment</span>
@@ -60,20 +63,28 @@ export function renderCheckoutPage(props: CheckoutPageProps): string {
 
 /**
  * The checkout page's script, served as a file (the CSP allows no inline script). Inside our checkout
- * dialog's frame it reports the invoice's status to the dialog and offers a Close button; only our own
- * origin is told anything.
+ * dialog's frame it reports the invoice's status to the dialog and asks the dialog to close when the
+ * payer follows Back to Bytegate (or its Close button, shown when there is no such link) or presses
+ * Escape: a key pressed in the frame never reaches the dialog's page. Only our own origin is told anything.
  */
 export const CHECKOUT_FRAME_SCRIPT = `(function () {
   if (window.parent === window) { return; }
   var main = document.querySelector('main');
   var origin = window.location.origin;
+  function closeDialog() { window.parent.postMessage('close', origin); }
   try { window.parent.postMessage({ status: main ? main.getAttribute('data-status') : '' }, origin); } catch (e) {}
   var back = document.querySelector('.back');
-  if (back) { back.hidden = true; }
-  var close = document.getElementById('close');
-  if (close) {
-    close.hidden = false;
-    close.addEventListener('click', function () { window.parent.postMessage('close', origin); });
+  if (back) {
+    back.addEventListener('click', function (event) { event.preventDefault(); closeDialog(); });
+  } else {
+    var close = document.getElementById('close');
+    if (close) {
+      close.hidden = false;
+      close.addEventListener('click', closeDialog);
+    }
   }
+  document.addEventListener('keydown', function (event) {
+    if (event.key === 'Escape') { closeDialog(); }
+  });
 })();
 `;

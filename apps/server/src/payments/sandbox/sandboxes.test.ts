@@ -150,6 +150,14 @@ describe('the payment sandboxes keep few invoices, and only for their lifetime',
         expect((await provider().getInvoice(ref)).outcome).toBe('pending');
       }
     });
+
+    it(`${name}: the checkout page's way back opens in the top window, never inside the checkout's frame`, async () => {
+      const invoice = await provider().createInvoice(invoiceFor(`${name}-back`));
+      const html = await (await fetch(invoice.checkoutUrl)).text();
+      expect(html).toContain(
+        `<a class="back" href="${baseUrl}/dashboard" target="_top">Back to Bytegate</a>`,
+      );
+    });
   }
 
   it('Cryptomus: an unpaid invoice is cancelled once its lifetime ends, as Cryptomus does', async () => {

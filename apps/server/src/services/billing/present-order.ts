@@ -1,4 +1,5 @@
 import type { Order } from '@bytegate/contracts/billing';
+import { centsToDollars } from '@bytegate/contracts/money';
 import type { OrderRow } from '@bytegate/db/queries';
 
 /** The id people see and quote to support. */
@@ -32,5 +33,7 @@ export function presentOrder(row: OrderRow, publicUrl: string): Order {
     paymentMethod: paymentMethodLabels[row.paymentMethod],
     status: row.status,
     invoiceUrl: row.status === 'completed' ? `${publicUrl}/api/orders/${orderId}/invoice` : '',
+    creditedAmount:
+      row.kind === 'topup' && row.status === 'completed' ? centsToDollars(row.creditedCents) : null,
   };
 }

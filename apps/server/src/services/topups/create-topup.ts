@@ -47,7 +47,7 @@ export async function createTopup(
       orderId: order.id,
       amountCents: props.amountCents,
       callbackUrl: `${ctx.config.publicUrl}/api/topup/${provider.name}/webhook`,
-      returnUrl: `${ctx.config.publicUrl}/dashboard`,
+      returnUrl: `${ctx.config.publicUrl}/dashboard?section=topup`,
       paymentMethod: props.paymentMethod,
     });
     if (invoice.orderId !== order.id || invoice.amountCents !== props.amountCents) {

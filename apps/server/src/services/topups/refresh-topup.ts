@@ -59,5 +59,7 @@ export async function getTopupStatusForClient(
     status: clientTopupStatus(status.order, status.rawStatus, props.casing),
     orderStatus: status.order.status,
     balance: centsToDollars(status.balanceCents),
+    amount: centsToDollars(status.order.amountCents),
+    credited: status.order.status === 'completed' ? centsToDollars(status.order.creditedCents) : 0,
   };
 }

@@ -9,6 +9,10 @@ import { queryKeys } from '../../api/query-keys.ts';
 import { fetchTopupStatus, type OpenedCheckout, readTopupStatus } from '../../api/use-topup.ts';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { describeCheckoutStatus } from './checkout-status.ts';
+
+const usd = (dollars: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
 
 /**
  * The checkout: the provider's payment page in a frame, and the order's status polled every 4 s for up
@@ -16,12 +20,14 @@ import { Spinner } from '../../components/ui/spinner.tsx';
  */
 export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState('waiting for payment');
+  const [status, setStatus] = useState('waiting');
   const doneRef = useRef(onDone);
   doneRef.current = onDone;
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
 
-  // The checkout page inside the frame may ask to close (its own Close button).
+  // The checkout page inside the frame may ask to close: its Back to Bytegate link or Close button, or
+  // Escape pressed while the focus is in the frame (a key there never reaches this page).
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.source === frameRef.current?.contentWindow && event.data === 'close') {
@@ -61,7 +67,14 @@ export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout;
             queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
             refreshMe().catch(() => undefined),
           ]);
-          toast.success(topupMessages.success);
+          if (answer.credited > 0 && answer.credited < answer.amount) {
+            // Paid short: what arrived was credited, and the customer must know it was not all.
+            toast.success(topupMessages.partialCredited, {
+              description: topupMessages.partialCreditedDetail(usd(answer.credited), usd(answer.amount)),
+            });
+          } else {
+            toast.success(topupMessages.success);
+          }
           finish();
           return;
         }
@@ -99,6 +112,13 @@ export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout;
     >
       <DialogContent
         className="max-w-2xl"
+        // The dialog itself takes the focus, not the payment frame (the first focusable element): a key
+        // pressed in a frame from another origin never reaches this page, so Escape would not close it.
+        ref={contentRef}
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          contentRef.current?.focus();
+        }}
         title={`Checkout · ${checkout.provider === 'cryptomus' ? 'Cryptomus' : 'Bitcart'}`}
         description={`Order ${checkout.orderId}. Complete the payment below; this window closes by itself when it is confirmed.`}
       >
@@ -111,7 +131,7 @@ export function CheckoutDialog({ checkout, onDone }: { checkout: OpenedCheckout;
           />
           <div className="flex items-center justify-between gap-3 text-sm text-gray-600">
             <span className="inline-flex items-center gap-2" role="status">
-              <Spinner /> Status: {status}
+              <Spinner /> {describeCheckoutStatus(status)}
             </span>
             <a
               href={checkout.checkoutUrl}

@@ -18,6 +18,38 @@ const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD' }).format(amount);
 
+/**
+ * What an order cost, or for a top-up paid short, what was invoiced and what was credited: the
+ * balance grew by the credited amount, and that is what the customer needs to see beside the status.
+ */
+function OrderAmount({ order }: { order: Order }) {
+  const isPartial = order.creditedAmount !== null && order.creditedAmount < order.amount;
+  if (!isPartial) {
+    return money(order.amount, order.currency);
+  }
+  return (
+    <span className="inline-flex flex-col items-end">
+      <span>{money(order.amount, order.currency)} invoiced</span>
+      <span className="text-xs font-normal text-amber-700">
+        {money(order.creditedAmount ?? 0, order.currency)} credited
+      </span>
+    </span>
+  );
+}
+
+function InvoiceButton({ order, onInvoice }: { order: Order; onInvoice: (order: Order) => void }) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      onClick={() => onInvoice(order)}
+      aria-label={`Invoice for order ${order.orderId}`}
+    >
+      <FileTextIcon /> Invoice
+    </Button>
+  );
+}
+
 export function OrdersSection() {
   const [page, setPage] = useState(1);
   const { data, isPending, isError, isFetching } = useOrders(page);
@@ -38,10 +70,15 @@ export function OrdersSection() {
 
   const pagination = data?.pagination;
   return (
-    <Card>
+    // The card's own width (not the screen's, which the sidebar shares) picks the layout.
+    <Card className="@container">
       <CardHeader className="flex flex-row items-center justify-between">
         <CardTitle>Order history</CardTitle>
-        {pagination ? <p className="text-sm text-gray-500">{pagination.totalItems} orders</p> : null}
+        {pagination ? (
+          <p className="text-sm text-gray-500">
+            {pagination.totalItems.toLocaleString('en-US')} {pagination.totalItems === 1 ? 'order' : 'orders'}
+          </p>
+        ) : null}
       </CardHeader>
       {isPending ? (
         <CardContent className="space-y-3">
@@ -61,56 +98,79 @@ export function OrdersSection() {
         </CardContent>
       ) : (
         <>
-          <Table aria-busy={isFetching || undefined}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Order ID</TableHead>
-                <TableHead>Date</TableHead>
-                <TableHead>Description</TableHead>
-                <TableHead className="text-right">Amount</TableHead>
-                <TableHead>Currency</TableHead>
-                <TableHead className="whitespace-nowrap">Payment method</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>
-                  <span className="sr-only">Invoice</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.orders.map((order) => (
-                <TableRow key={order.orderId}>
-                  <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
-                  <TableCell>
-                    <time dateTime={order.date}>
-                      {dateFormat.format(new Date(order.date))}
-                      <span className="block text-xs text-gray-500">
-                        {timeFormat.format(new Date(order.date))}
-                      </span>
-                    </time>
-                  </TableCell>
-                  <TableCell className="min-w-40 whitespace-normal">{order.description}</TableCell>
-                  <TableCell className="text-right font-medium">
-                    {money(order.amount, order.currency)}
-                  </TableCell>
-                  <TableCell>{order.currency}</TableCell>
-                  <TableCell>{order.paymentMethod}</TableCell>
-                  <TableCell>
-                    <OrderStatusBadge status={order.status} />
-                  </TableCell>
-                  <TableCell>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => onInvoice(order)}
-                      aria-label={`Invoice for order ${order.orderId}`}
-                    >
-                      <FileTextIcon /> Invoice
-                    </Button>
-                  </TableCell>
+          {/* Narrow: one card per order, everything in view; where the whole table fits: the table. */}
+          <ul
+            className="divide-y divide-gray-100 @4xl:hidden"
+            aria-label="Orders"
+            aria-busy={isFetching || undefined}
+          >
+            {data.orders.map((order) => (
+              <li key={order.orderId} className="space-y-2 px-5 py-4">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 text-sm font-medium break-words text-gray-900">{order.description}</p>
+                  <p className="shrink-0 text-right text-sm font-semibold text-gray-900">
+                    <OrderAmount order={order} />
+                  </p>
+                </div>
+                <p className="text-xs text-gray-500">
+                  <span className="font-mono">{order.orderId}</span> ·{' '}
+                  <time dateTime={order.date}>
+                    {dateFormat.format(new Date(order.date))}, {timeFormat.format(new Date(order.date))}
+                  </time>{' '}
+                  · {order.paymentMethod}
+                </p>
+                <div className="flex items-center justify-between gap-3">
+                  <OrderStatusBadge status={order.status} />
+                  <InvoiceButton order={order} onInvoice={onInvoice} />
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden @4xl:block">
+            <Table aria-busy={isFetching || undefined}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Order ID</TableHead>
+                  <TableHead>Date</TableHead>
+                  <TableHead>Description</TableHead>
+                  <TableHead className="text-right">Amount</TableHead>
+                  <TableHead>Currency</TableHead>
+                  <TableHead className="whitespace-normal">Payment method</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Invoice</span>
+                  </TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHeader>
+              <TableBody>
+                {data.orders.map((order) => (
+                  <TableRow key={order.orderId}>
+                    <TableCell className="font-mono text-xs">{order.orderId}</TableCell>
+                    <TableCell>
+                      <time dateTime={order.date}>
+                        {dateFormat.format(new Date(order.date))}
+                        <span className="block text-xs text-gray-500">
+                          {timeFormat.format(new Date(order.date))}
+                        </span>
+                      </time>
+                    </TableCell>
+                    <TableCell className="min-w-36 whitespace-normal">{order.description}</TableCell>
+                    <TableCell className="text-right font-medium">
+                      <OrderAmount order={order} />
+                    </TableCell>
+                    <TableCell>{order.currency}</TableCell>
+                    <TableCell className="whitespace-normal">{order.paymentMethod}</TableCell>
+                    <TableCell>
+                      <OrderStatusBadge status={order.status} />
+                    </TableCell>
+                    <TableCell>
+                      <InvoiceButton order={order} onInvoice={onInvoice} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
           <Pager label="Orders pages" page={page} pagination={pagination} onPage={setPage} />
         </>
       )}

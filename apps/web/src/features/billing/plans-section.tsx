@@ -1,9 +1,14 @@
-import { planPriceCents } from '@bytegate/contracts/billing';
-import { MIN_PURCHASE_GB, PRICE_PER_GB_CENTS } from '@bytegate/contracts/constants';
-import { formatUsd } from '@bytegate/contracts/money';
+import { planPriceCents, purchaseQuantitySchema } from '@bytegate/contracts/billing';
+import {
+  MAX_PURCHASE_GB,
+  MIN_PURCHASE_GB,
+  PLAN_LABEL_MAX_LENGTH,
+  PRICE_PER_GB_CENTS,
+} from '@bytegate/contracts/constants';
+import { formatUsd, formatUsdGrouped } from '@bytegate/contracts/money';
 import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools';
 import { CheckIcon, CpuIcon, HomeIcon, SmartphoneIcon } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError, errorMessage } from '../../api/api-client.ts';
 import { usePurchasePlan } from '../../api/use-plans.ts';
@@ -43,7 +48,11 @@ const pools: Record<PoolType, { icon: typeof CpuIcon; points: string[] }> = {
 };
 
 /** Plans & Pricing: the balance, three plan cards, and the order form of the chosen one. */
-export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy-settings') => void }) {
+export function PlansSection({
+  onNavigate,
+}: {
+  onNavigate: (id: 'topup' | 'proxy-settings', options?: { pool?: PoolType }) => void;
+}) {
   const [selected, setSelected] = useState<PoolType | null>(null);
   return (
     <div className="space-y-6">
@@ -58,7 +67,7 @@ export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy
               key={pool}
               className={cn(
                 'relative flex flex-col p-6',
-                isSelected && 'border-brand-500 ring-2 ring-brand-500/40',
+                isSelected ? 'border-brand-500 ring-2 ring-brand-500/40' : 'hover:border-brand-300',
               )}
             >
               {pool === 'residential' ? (
@@ -80,8 +89,10 @@ export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy
                   </li>
                 ))}
               </ul>
+              {/* The button stretches over the card (its ::after), so a click anywhere on the card,
+                  its title included, chooses it; keyboard and screen-reader users meet one control. */}
               <Button
-                className="mt-6 w-full"
+                className="mt-6 w-full after:absolute after:inset-0 after:rounded-xl after:content-['']"
                 variant={isSelected ? 'primary' : 'secondary'}
                 aria-pressed={isSelected}
                 onClick={() => setSelected(pool)}
@@ -97,11 +108,18 @@ export function PlansSection({ onNavigate }: { onNavigate: (id: 'topup' | 'proxy
           key={selected}
           pool={selected}
           onCancel={() => setSelected(null)}
-          onPurchased={() => onNavigate('proxy-settings')}
+          onPurchased={() => onNavigate('proxy-settings', { pool: selected })}
         />
       ) : null}
     </div>
   );
+}
+
+/** The quantity's problem as typed, in the contract's words, or null when it can be bought. */
+function quantityProblem(text: string): string | null {
+  const trimmed = text.trim();
+  const result = purchaseQuantitySchema.safeParse(trimmed === '' ? Number.NaN : Number(trimmed));
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Quantity must be a whole number of GB');
 }
 
 function OrderForm({
@@ -116,37 +134,45 @@ function OrderForm({
   const purchase = usePurchasePlan();
   const { isPending: isVerificationPending } = useEmailVerification();
   const noticeId = useId();
-  const [quantityText, setQuantityText] = useState(String(MIN_PURCHASE_GB));
-  const [quantity, setQuantity] = useState(MIN_PURCHASE_GB);
-  const [label, setLabel] = useState('');
+  const titleId = useId();
+  const limitsId = useId();
   const totalId = useId();
-  const total = planPriceCents(pool, quantity);
+  const cardRef = useRef<HTMLElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const [quantityText, setQuantityText] = useState(String(MIN_PURCHASE_GB));
+  const [label, setLabel] = useState('');
+  // SPEC: a whole number of at least 5 GB. Checked as it is typed; an invalid quantity has no total.
+  const problem = quantityProblem(quantityText);
+  const quantity = problem === null ? Number(quantityText.trim()) : null;
+  const total = quantity === null ? null : planPriceCents(pool, quantity);
 
-  // SPEC: the quantity is a whole number of at least 5 GB; smaller or invalid input is ignored.
-  const onQuantityChange = (text: string) => {
-    setQuantityText(text);
-    const value = Number(text);
-    if (/^\d+$/.test(text) && Number.isSafeInteger(value) && value >= MIN_PURCHASE_GB) {
-      setQuantity(value);
-    }
-  };
+  // Chosen below three tall cards (on a phone, far below): bring the form into view and take the focus
+  // to its title, so the next Tab reaches the quantity and a screen reader says what opened.
+  useEffect(() => {
+    const isReduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    cardRef.current?.scrollIntoView({ behavior: isReduced ? 'auto' : 'smooth', block: 'start' });
+    titleRef.current?.focus({ preventScroll: true });
+  }, []);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (quantity === null) {
+      return;
+    }
     try {
       await purchase.mutateAsync({
         label: label.trim() || undefined,
         pool_type: pool,
         default_pool_parameters: { quantity },
       });
-      toast.success(`${POOL_NAMES[pool]} plan purchased: ${quantity} GB added`);
+      toast.success(`${POOL_NAMES[pool]} plan purchased: ${quantity.toLocaleString('en-US')} GB added`);
       onPurchased();
     } catch (error) {
       if (error instanceof ApiError && error.body.error === 'Insufficient balance') {
         const required = Number(error.body.required ?? 0);
         const current = Number(error.body.current ?? 0);
         toast.error('Insufficient Balance', {
-          description: `This order needs $${required.toFixed(2)}; your balance is $${current.toFixed(2)}. Top up to continue.`,
+          description: `This order needs ${formatUsdGrouped(Math.round(required * 100))}; your balance is ${formatUsdGrouped(Math.round(current * 100))}. Top up to continue.`,
         });
         return;
       }
@@ -155,29 +181,38 @@ function OrderForm({
   };
 
   return (
-    <Card>
+    <Card ref={cardRef} aria-labelledby={titleId} className="scroll-mt-20">
       <CardHeader>
-        <CardTitle>Order {POOL_NAMES[pool]} traffic</CardTitle>
+        <CardTitle id={titleId} ref={titleRef} tabIndex={-1} className="focus:outline-none">
+          Order {POOL_NAMES[pool]} traffic
+        </CardTitle>
         <CardDescription>
           {formatUsd(PRICE_PER_GB_CENTS[pool])} per GB, at least {MIN_PURCHASE_GB} GB. Traffic never expires.
         </CardDescription>
       </CardHeader>
-      <form onSubmit={onSubmit}>
+      <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            label="Quantity (GB)"
-            type="number"
-            inputMode="numeric"
-            min={MIN_PURCHASE_GB}
-            step={1}
-            value={quantityText}
-            onChange={(event) => onQuantityChange(event.target.value)}
-            aria-describedby={totalId}
-          />
+          <div className="space-y-1.5">
+            <FormField
+              label="Quantity (GB)"
+              type="number"
+              inputMode="numeric"
+              min={MIN_PURCHASE_GB}
+              max={MAX_PURCHASE_GB}
+              step={1}
+              value={quantityText}
+              error={problem ?? undefined}
+              onChange={(event) => setQuantityText(event.target.value)}
+              aria-describedby={`${limitsId} ${totalId}`}
+            />
+            <p id={limitsId} className="text-sm text-gray-500">
+              Whole GB, from {MIN_PURCHASE_GB} to {MAX_PURCHASE_GB.toLocaleString('en-US')}.
+            </p>
+          </div>
           <FormField
             label="Plan label"
             hint="(optional)"
-            maxLength={100}
+            maxLength={PLAN_LABEL_MAX_LENGTH}
             placeholder={`${POOL_NAMES[pool]} plan`}
             value={label}
             onChange={(event) => setLabel(event.target.value)}
@@ -188,10 +223,16 @@ function OrderForm({
             </div>
           ) : null}
           <p id={totalId} className="text-sm text-gray-600 sm:col-span-2" aria-live="polite">
-            {quantity} GB × {formatUsd(PRICE_PER_GB_CENTS[pool])} ={' '}
-            <span className="text-lg font-semibold text-gray-900" data-testid="order-total">
-              {formatUsd(total)}
-            </span>
+            {quantity === null || total === null ? (
+              'Enter a valid quantity to see the total.'
+            ) : (
+              <>
+                {quantity.toLocaleString('en-US')} GB × {formatUsd(PRICE_PER_GB_CENTS[pool])} ={' '}
+                <span className="text-lg font-semibold text-gray-900" data-testid="order-total">
+                  {formatUsdGrouped(total)}
+                </span>
+              </>
+            )}
           </p>
         </CardContent>
         <CardFooter>
@@ -201,10 +242,10 @@ function OrderForm({
           <Button
             type="submit"
             isLoading={purchase.isPending}
-            disabled={isVerificationPending}
+            disabled={isVerificationPending || total === null}
             aria-describedby={isVerificationPending ? noticeId : undefined}
           >
-            Purchase {formatUsd(total)}
+            {total === null ? 'Purchase' : `Purchase ${formatUsdGrouped(total)}`}
           </Button>
         </CardFooter>
       </form>

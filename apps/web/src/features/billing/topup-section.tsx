@@ -1,4 +1,4 @@
-import { MIN_TOPUP_CENTS, TOPUP_QUICK_AMOUNTS } from '@bytegate/contracts/constants';
+import { TOPUP_QUICK_AMOUNTS } from '@bytegate/contracts/constants';
 import { topupAmountSchema, topupMessages } from '@bytegate/contracts/topup';
 import { FlaskConicalIcon, ShieldCheckIcon, TimerIcon, ZapIcon } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -58,11 +58,13 @@ export function TopupSection() {
   const [checkout, setCheckout] = useState<OpenedCheckout | null>(null);
   const { isPending: isVerificationPending } = useEmailVerification();
   const noticeId = useId();
+  const amountId = useId();
   const problem = amountProblem(amount);
-  const isBelowMinimum =
-    amount === '' || Number(amount) * 100 < MIN_TOPUP_CENTS || Number.isNaN(Number(amount));
-  const isPayDisabled =
-    isBelowMinimum || problem !== null || pending !== null || checkout !== null || isVerificationPending;
+  // Said as soon as it is typed (why the buttons are disabled); an empty field once it was used.
+  const shownProblem = amount !== '' || isTouched ? (problem ?? undefined) : undefined;
+  const problemId = shownProblem ? `${amountId}-error` : undefined;
+  // Empty, not a number or under $5.00 is a problem (SPEC section 5): the buttons wait for an amount.
+  const isPayDisabled = problem !== null || pending !== null || checkout !== null || isVerificationPending;
 
   const pay = async (provider: TopupProvider) => {
     setTouched(true);
@@ -109,12 +111,14 @@ export function TopupSection() {
               autoComplete="off"
               placeholder="25.00"
               value={amount}
-              error={isTouched && amount !== '' ? (problem ?? undefined) : undefined}
+              id={amountId}
+              error={shownProblem}
               onBlur={() => setTouched(true)}
               onChange={(event) => {
                 // Digits with an optional decimal point only (SPEC section 5).
                 if (/^\d*\.?\d*$/.test(event.target.value)) {
                   setAmount(event.target.value);
+                  setTouched(true);
                 }
               }}
             />
@@ -154,7 +158,7 @@ export function TopupSection() {
                   isVerificationPending
                     ? noticeId
                     : isAvailable(provider.id)
-                      ? undefined
+                      ? problemId
                       : `${provider.id}-unavailable`
                 }
                 isLoading={pending === provider.id}

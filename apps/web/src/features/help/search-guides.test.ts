@@ -26,6 +26,11 @@ describe('searching the guides', () => {
     expect(searchGuides(guides, '  ')).toHaveLength(3);
   });
 
+  it('matches nothing for a query with no letter or digit in it (an emoji, punctuation)', () => {
+    expect(searchGuides(guides, '🚀')).toEqual([]);
+    expect(searchGuides(guides, ' ?!… ')).toEqual([]);
+  });
+
   it('ranks guides whose title has the word first', () => {
     // 'Threads' in the title of /c, in a section of /b.
     expect(searchGuides(guides, 'threads').map((guide) => guide.path)).toEqual(['/c', '/b']);

@@ -9,7 +9,7 @@ const words = (text: string) =>
 /**
  * The guides that mention every word of the query (word starts count: 'sock' finds SOCKS5) in their
  * title, description, section titles or, once loaded, their text (`texts` by route); guides whose title
- * has a word rank first. An empty query is all.
+ * has a word rank first. An empty query is all; one without a letter or digit is none.
  */
 export function searchGuides(
   entries: readonly HelpEntry[],
@@ -18,7 +18,8 @@ export function searchGuides(
 ): HelpEntry[] {
   const wanted = words(query);
   if (wanted.length === 0) {
-    return [...entries];
+    // Nothing typed is everything; something typed with no word in it (an emoji, '???') matches nothing.
+    return query.trim() === '' ? [...entries] : [];
   }
   const scored: Array<{ entry: HelpEntry; score: number; order: number }> = [];
   entries.forEach((entry, order) => {

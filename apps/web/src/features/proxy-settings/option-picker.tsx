@@ -114,6 +114,10 @@ export function OptionPicker({
             ) : (
               shown.map((option) => {
                 const optionId = `${id}-${option.code}`;
+                const label = format(option);
+                // The code shows beside every name, unless the label already ends with it ('Hetzner
+                // (24940)') or is it: 'France' holds the letters 'fr' and still needs its 'FR'.
+                const showsCode = label === option.code || label.endsWith(`(${option.code})`);
                 return (
                   <li key={option.code} className="flex items-center gap-3 px-3 py-2">
                     <input
@@ -124,8 +128,8 @@ export function OptionPicker({
                       onChange={(event) => toggle(option.code, event.target.checked)}
                     />
                     <label htmlFor={optionId} className="flex min-w-0 flex-1 justify-between gap-2 text-sm">
-                      <span className="truncate text-gray-900">{format(option)}</span>
-                      {format(option).toLowerCase().includes(option.code.toLowerCase()) ? null : (
+                      <span className="truncate text-gray-900">{label}</span>
+                      {showsCode ? null : (
                         <span className="shrink-0 font-mono text-xs text-gray-500">{option.code}</span>
                       )}
                     </label>

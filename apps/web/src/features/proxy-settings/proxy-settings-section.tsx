@@ -3,8 +3,7 @@ import { POOL_NAMES, POOL_TYPES, type PoolType } from '@bytegate/contracts/pools
 import { proxySettingsMessages as messages } from '@bytegate/contracts/proxy-settings';
 import { SlidersHorizontalIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
-import { usePlans } from '../../api/use-plans.ts';
+import { usePlans, usePoolPlan } from '../../api/use-plans.ts';
 import { useProxySettings } from '../../api/use-proxy-settings.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -13,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { SegmentedControl } from '../../components/ui/segmented-control.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { SettingsForm } from './settings-form.tsx';
+import { useScreenToasts } from './use-screen-toasts.ts';
 
 function NoPlan({ onViewPlans }: { onViewPlans: () => void }) {
   return (
@@ -74,31 +74,50 @@ function CurrentPlan({ plan }: { plan: Plan }) {
  * Proxy Settings: the saved targeting of one pool's plan (the default of every connection through it),
  * edited in the Basic, Location, Exclusion and Advanced cards.
  */
-export function ProxySettingsSection({ onNavigate }: { onNavigate: (id: 'plans') => void }) {
+export function ProxySettingsSection({
+  initialPool,
+  onNavigate,
+}: {
+  /** The pool to show first (the one just bought), when the user has it. */
+  initialPool?: string | undefined;
+  onNavigate: (id: 'plans') => void;
+}) {
   const plans = usePlans();
   const active = new Map(
     (plans.data ?? []).filter((plan) => plan.active).map((plan) => [plan.poolType, plan]),
   );
-  const [chosen, setChosen] = useState<PoolType | null>(null);
+  const [chosen, setChosen] = useState<PoolType | null>(() => {
+    const pool = POOL_TYPES.find((type) => type === initialPool);
+    return pool ?? null;
+  });
   // Residential is the default pool (SPEC section 3), when the user has it.
   const poolType: PoolType =
-    chosen ??
+    (chosen && active.has(chosen) ? chosen : null) ??
     (active.has('residential')
       ? 'residential'
       : (POOL_TYPES.find((pool) => active.has(pool)) ?? 'residential'));
-  const plan = active.get(poolType);
+  const listed = active.get(poolType);
+  // SPEC section 4: whether there is a plan (the list), then the pool's plan, then its settings.
+  const current = usePoolPlan(poolType, listed);
+  const plan = current.data ?? undefined;
   const settings = useProxySettings(poolType, plan !== undefined);
 
+  const showError = useScreenToasts(`proxy-settings:${poolType}`);
   useEffect(() => {
     if (plans.isError) {
-      toast.error('Error', { description: messages.checkPlan });
+      showError('check', messages.checkPlan);
     }
-  }, [plans.isError]);
+  }, [plans.isError, showError]);
+  useEffect(() => {
+    if (current.isError) {
+      showError('plan', messages.loadPlan);
+    }
+  }, [current.isError, showError]);
   useEffect(() => {
     if (settings.isError) {
-      toast.error('Error', { description: messages.loadSettings });
+      showError('settings', messages.loadSettings);
     }
-  }, [settings.isError]);
+  }, [settings.isError, showError]);
 
   if (plans.isPending) {
     return <Loading label="Loading proxy settings" />;
@@ -113,7 +132,7 @@ export function ProxySettingsSection({ onNavigate }: { onNavigate: (id: 'plans')
       </Alert>
     );
   }
-  if (active.size === 0 || !plan) {
+  if (active.size === 0 || !listed || current.data === null) {
     return <NoPlan onViewPlans={() => onNavigate('plans')} />;
   }
 
@@ -135,26 +154,50 @@ export function ProxySettingsSection({ onNavigate }: { onNavigate: (id: 'plans')
           }))}
         />
       </div>
-      <CurrentPlan plan={plan} />
-      {settings.isPending ? (
-        <Loading label="Loading settings" />
-      ) : settings.isError ? (
+      {current.isError ? (
         <Alert tone="error" className="flex items-center justify-between gap-3">
-          <span>{messages.loadSettings}</span>
-          <Button type="button" variant="secondary" size="sm" onClick={() => void settings.refetch()}>
+          <span>{messages.loadPlan}</span>
+          <Button type="button" variant="secondary" size="sm" onClick={() => void current.refetch()}>
             Retry
           </Button>
         </Alert>
+      ) : !plan ? (
+        <Loading label="Loading the plan" />
       ) : (
-        // Keyed by pool: another pool starts from its own settings (or the defaults), lists cleared.
-        <SettingsForm
-          key={poolType}
-          poolType={poolType}
-          saved={settings.data}
-          isReloading={settings.isFetching}
-          onReload={() => settings.refetch({ throwOnError: true })}
-        />
+        <>
+          <CurrentPlan plan={plan} />
+          <PoolSettings poolType={poolType} settings={settings} />
+        </>
       )}
     </div>
+  );
+}
+
+/** The pool's saved settings: loading, their failure (with Retry), or the form. */
+function PoolSettings({
+  poolType,
+  settings,
+}: {
+  poolType: PoolType;
+  settings: ReturnType<typeof useProxySettings>;
+}) {
+  return settings.isPending ? (
+    <Loading label="Loading settings" />
+  ) : settings.isError ? (
+    <Alert tone="error" className="flex items-center justify-between gap-3">
+      <span>{messages.loadSettings}</span>
+      <Button type="button" variant="secondary" size="sm" onClick={() => void settings.refetch()}>
+        Retry
+      </Button>
+    </Alert>
+  ) : (
+    // Keyed by pool: another pool starts from its own settings (or the defaults), lists cleared.
+    <SettingsForm
+      key={poolType}
+      poolType={poolType}
+      saved={settings.data}
+      isReloading={settings.isFetching}
+      onReload={() => settings.refetch({ throwOnError: true })}
+    />
   );
 }

@@ -3,6 +3,7 @@ import {
   checkProxySettings,
   DEFAULT_PROXY_SETTINGS,
   geoOptionLabel,
+  MAX_LIST_ENTRY_LENGTH,
   proxySettingsMessages as messages,
   type ProxySettings,
   type ProxySettingsField,
@@ -22,6 +23,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { OptionPicker } from './option-picker.tsx';
+import { useScreenToasts } from './use-screen-toasts.ts';
 
 /**
  * The form's state: the API's settings with ASNs and the interval as typed (the rules read them as SPEC
@@ -51,14 +53,8 @@ export function draftFrom(saved: ProxySettingsResponse | null): SettingsDraft {
 const upper = (code: string) => code.toUpperCase();
 const asnCode = (value: string) => value.replace(/^AS/i, '');
 
-/** The spec's load-failure toast, once per failure. */
-function useErrorToast(isError: boolean, message: string): void {
-  useEffect(() => {
-    if (isError) {
-      toast.error('Error', { description: message });
-    }
-  }, [isError, message]);
-}
+/** Names the option lookups are narrowed by: one the API would refuse (too long) narrows nothing. */
+const lookupNames = (names: string[]) => names.filter((name) => name.length <= MAX_LIST_ENTRY_LENGTH);
 
 /** A refusal, and the setting it is about when it names one (shown there rather than under the buttons). */
 interface Problem {
@@ -103,37 +99,60 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
     setDraft((current) => ({ ...current, [key]: value }));
     setProblem(null);
   };
+  // Chosen countries lock the exclusions (SPEC section 2): what they held goes, not kept out of reach.
+  const setCountries = (value: string[]) => {
+    setDraft((current) => ({
+      ...current,
+      countries: value,
+      exclude_countries: value.length > 0 ? [] : current.exclude_countries,
+    }));
+    setProblem(null);
+  };
   const hasCountries = draft.countries.length > 0;
   const countries = useGeoOptions('countries', poolType, {}, true);
-  const narrowed = { countries: draft.countries, states: draft.states, cities: draft.cities };
+  const lookupStates = lookupNames(draft.states);
+  const lookupCities = lookupNames(draft.cities);
+  const narrowed = { countries: draft.countries, states: lookupStates, cities: lookupCities };
   const states = useGeoOptions(
     'states',
     poolType,
-    { countries: draft.countries, cities: draft.cities, zipcodes: draft.zipcodes, asns: draft.asns },
+    { countries: draft.countries, cities: lookupCities, zipcodes: draft.zipcodes, asns: draft.asns },
     hasCountries,
   );
   const asns = useGeoOptions('asns', poolType, { ...narrowed, zipcodes: draft.zipcodes }, hasCountries);
   const zipcodes = useGeoOptions('zipcodes', poolType, { ...narrowed, asns: draft.asns }, hasCountries);
 
-  useErrorToast(countries.isError, messages.loadCountries);
-  useErrorToast(states.isError, messages.loadStates);
-  useErrorToast(asns.isError, messages.loadAsns);
-  useErrorToast(zipcodes.isError, messages.loadZipcodes);
+  // The lists fail together (one lookup narrowed by the same fields): one toast says so, and it goes
+  // with this pool's form.
+  const showError = useScreenToasts(`proxy-settings-form:${poolType}`);
+  const listFailure = countries.isError
+    ? messages.loadCountries
+    : states.isError
+      ? messages.loadStates
+      : asns.isError
+        ? messages.loadAsns
+        : zipcodes.isError
+          ? messages.loadZipcodes
+          : null;
+  useEffect(() => {
+    if (listFailure) {
+      showError('options', listFailure);
+    }
+  }, [listFailure, showError]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    // A refusal is said once: beside the setting it is about (which takes the focus), else above
+    // the buttons; never a toast as well.
     const checked = checkProxySettings(draft);
     if (!checked.ok) {
       setProblem({ message: checked.message, field: checked.field });
-      toast.error('Error', { description: checked.message });
       return;
     }
     save.mutate(checked.settings, {
       onSuccess: () => toast.success('Success', { description: messages.saved }),
       onError: (error) => {
-        const message = errorMessage(error, messages.saveFailed);
-        setProblem({ message, field: fieldOf(error) });
-        toast.error('Error', { description: message });
+        setProblem({ message: errorMessage(error, messages.saveFailed), field: fieldOf(error) });
       },
     });
   };
@@ -144,24 +163,25 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Proxy settings">
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>Basic Settings</CardTitle>
-            <CardDescription>How exits are chosen for every connection of this plan.</CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-5">
-            <div className="flex items-start justify-between gap-4">
-              <div>
-                <Label htmlFor={`${rotationId}-anon`}>Anonymous filter</Label>
-                <p className="text-sm text-gray-500">Skip IPs known as proxies, hosting or abuse sources.</p>
-              </div>
-              <Switch
-                id={`${rotationId}-anon`}
-                checked={draft.anonymous_filter}
-                onCheckedChange={(checked) => set('anonymous_filter', checked)}
-              />
+      {/* The cards in the spec's order (SPEC section 2): Basic, Location, Exclusion, Advanced. */}
+      <Card>
+        <CardHeader>
+          <CardTitle>Basic Settings</CardTitle>
+          <CardDescription>How exits are chosen for every connection of this plan.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6 md:grid-cols-2">
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <Label htmlFor={`${rotationId}-anon`}>Anonymous filter</Label>
+              <p className="text-sm text-gray-500">Skip IPs known as proxies, hosting or abuse sources.</p>
             </div>
+            <Switch
+              id={`${rotationId}-anon`}
+              checked={draft.anonymous_filter}
+              onCheckedChange={(checked) => set('anonymous_filter', checked)}
+            />
+          </div>
+          <div className="space-y-1.5">
             <FormField
               id={rotationId}
               label="Rotation interval"
@@ -172,49 +192,13 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               onChange={(event) => set('rotation_interval', event.target.value)}
               aria-describedby={`${rotationId}-help`}
             />
-            <p id={`${rotationId}-help`} className="-mt-3 text-sm text-gray-500">
+            <p id={`${rotationId}-help`} className="text-sm text-gray-500">
               How long a sticky session keeps its IP: {MIN_ROTATION_MINUTES} to {MAX_ROTATION_MINUTES}{' '}
               minutes.
             </p>
-          </CardContent>
-        </Card>
-
-        <Card>
-          <CardHeader>
-            <CardTitle>Exclusion Settings</CardTitle>
-            <CardDescription>Countries and networks your traffic never leaves from.</CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-5">
-            <OptionPicker
-              label="Exclude countries"
-              options={countries.data}
-              isLoading={countries.isPending}
-              notice={countries.isError ? messages.loadCountries : undefined}
-              value={draft.exclude_countries}
-              error={errorFor('exclude_countries')}
-              onChange={(value) => set('exclude_countries', value)}
-              normalize={upper}
-              disabled={hasCountries}
-              disabledHint={messages.excludeHint}
-              description="Every country except these."
-              placeholder="RU, BY"
-            />
-            <FormField
-              label="Exclude ASNs"
-              hint="(comma-separated)"
-              placeholder="16509, 14061"
-              value={draft.exclude_asn.join(', ')}
-              error={errorFor('exclude_asn')}
-              onChange={(event) =>
-                set(
-                  'exclude_asn',
-                  event.target.value.split(',').map((part) => asnCode(part.trim())),
-                )
-              }
-            />
-          </CardContent>
-        </Card>
-      </div>
+          </div>
+        </CardContent>
+      </Card>
 
       <Card>
         <CardHeader>
@@ -232,7 +216,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
             notice={countries.isError ? messages.loadCountries : undefined}
             value={draft.countries}
             error={errorFor('countries')}
-            onChange={(value) => set('countries', value)}
+            onChange={setCountries}
             normalize={upper}
             description="Only countries with IPs in this pool are listed."
             placeholder="DE, FR"
@@ -268,6 +252,42 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
               set(
                 'cities',
                 event.target.value.split(',').map((part) => part.trimStart()),
+              )
+            }
+          />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Exclusion Settings</CardTitle>
+          <CardDescription>Countries and networks your traffic never leaves from.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6 md:grid-cols-2">
+          <OptionPicker
+            label="Exclude countries"
+            options={countries.data}
+            isLoading={countries.isPending}
+            notice={countries.isError ? messages.loadCountries : undefined}
+            value={draft.exclude_countries}
+            error={errorFor('exclude_countries')}
+            onChange={(value) => set('exclude_countries', value)}
+            normalize={upper}
+            disabled={hasCountries}
+            disabledHint={messages.excludeHint}
+            description="Every country except these."
+            placeholder="RU, BY"
+          />
+          <FormField
+            label="Exclude ASNs"
+            hint="(comma-separated)"
+            placeholder="16509, 14061"
+            value={draft.exclude_asn.join(', ')}
+            error={errorFor('exclude_asn')}
+            onChange={(event) =>
+              set(
+                'exclude_asn',
+                event.target.value.split(',').map((part) => asnCode(part.trim())),
               )
             }
           />
@@ -324,7 +344,7 @@ export function SettingsForm({ poolType, saved, onReload, isReloading }: Setting
           onClick={() =>
             void onReload().then(
               () => toast.success('Success', { description: messages.loaded }),
-              () => toast.error('Error', { description: messages.loadSettings }),
+              () => showError('reload', messages.loadSettings),
             )
           }
         >

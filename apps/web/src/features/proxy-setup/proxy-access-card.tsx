@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FieldRow } from './field-row.tsx';
 import type { GatewayEndpoints } from './proxy-endpoints.ts';
+import { maskedPassword } from './proxy-url-card.tsx';
 import { RegeneratePasswordDialog } from './regenerate-password-dialog.tsx';
 
 /** Proxy Access: the plan's login and password and where the gateway listens. */
@@ -28,7 +29,7 @@ export function ProxyAccessCard({ plan, endpoints }: { plan: Plan; endpoints: Ga
                 plan.password
               ) : (
                 <>
-                  <span aria-hidden="true">{'•'.repeat(Math.min(plan.password.length, 16))}</span>
+                  <span aria-hidden="true">{maskedPassword(plan.password)}</span>
                   <span className="sr-only">Password hidden</span>
                 </>
               )

@@ -141,14 +141,15 @@ export function ProxyListCard({
             {quantityError}
           </p>
         ) : null}
+        {/* Long lines wrap (broken anywhere, as a host or a password has no spaces): a line cut at the
+            box's edge behind a scrollbar a phone never shows would read as the whole line. */}
         <textarea
           readOnly
-          wrap="off"
           aria-label="Proxy list"
           data-testid="proxy-list"
           value={lines.join('\n')}
           rows={Math.min(Math.max(lines.length, 3), 10)}
-          className="block w-full resize-y rounded-lg border border-gray-200 bg-gray-50 p-3 font-mono text-xs leading-relaxed text-gray-800 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none sm:text-sm"
+          className="block w-full resize-y rounded-lg border border-gray-200 bg-gray-50 p-3 font-mono text-xs leading-relaxed break-all text-gray-800 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none sm:text-sm"
         />
         <div className="flex flex-wrap justify-end gap-2">
           <CopyButton text={text} what="proxy list" label="Copy All" disabled={lines.length === 0} />

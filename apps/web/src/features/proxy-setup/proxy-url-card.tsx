@@ -1,5 +1,7 @@
 import type { Plan } from '@bytegate/contracts/billing';
+import { EyeIcon, EyeOffIcon } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -13,6 +15,11 @@ import {
 } from './proxy-endpoints.ts';
 
 export const DEFAULT_TARGET_URL = 'https://ipinfo.io/json';
+
+/** A password as Proxy Access masks it: one dot a character, at most 16. */
+export function maskedPassword(password: string): string {
+  return '•'.repeat(Math.min(password.length, 16));
+}
 
 export type HostKind = 'dns' | 'ip';
 
@@ -74,14 +81,19 @@ export function ProxyUrlCard({
   const [session, setSession] = useState<SessionType>('rotating');
   const [hostKind, setHostKind] = useState<HostKind>('dns');
   const [targetUrl, setTargetUrl] = useState(DEFAULT_TARGET_URL);
+  const [isRevealed, setIsRevealed] = useState(false);
   const targetId = useId();
-  const command = buildCurlCommand({
-    endpoints: endpointsFor(base, hosts, hostKind),
-    credentials: plan,
-    protocol,
-    session,
-    targetUrl: targetUrl.trim() || DEFAULT_TARGET_URL,
-  });
+  const commandFor = (password: string) =>
+    buildCurlCommand({
+      endpoints: endpointsFor(base, hosts, hostKind),
+      credentials: { login: plan.login, password },
+      protocol,
+      session,
+      targetUrl: targetUrl.trim() || DEFAULT_TARGET_URL,
+    });
+  // Shown with the password masked, as Proxy Access shows it (revealed on demand); copied whole.
+  const command = commandFor(plan.password);
+  const shown = isRevealed ? command : commandFor(maskedPassword(plan.password));
   return (
     <Card>
       <CardHeader>
@@ -124,19 +136,32 @@ export function ProxyUrlCard({
             onChange={(event) => setTargetUrl(event.target.value)}
           />
         </div>
-        <div className="relative rounded-lg bg-gray-950 p-4 pr-14">
+        <div className="relative rounded-lg bg-gray-950 p-4 pr-24">
           <code
             data-testid="curl-command"
             className="block font-mono text-xs leading-relaxed break-all text-gray-100 sm:text-sm"
           >
-            {command}
+            {shown}
           </code>
-          <CopyButton
-            text={command}
-            what="cURL command"
-            variant="ghost"
-            className="absolute top-2.5 right-2.5 text-gray-300 hover:bg-gray-800 hover:text-white"
-          />
+          <div className="absolute top-2.5 right-2.5 flex gap-1">
+            <Button
+              type="button"
+              variant="ghost"
+              size="icon"
+              aria-pressed={isRevealed}
+              aria-label={isRevealed ? 'Hide password' : 'Show password'}
+              className="text-gray-300 hover:bg-gray-800 hover:text-white"
+              onClick={() => setIsRevealed((value) => !value)}
+            >
+              {isRevealed ? <EyeOffIcon aria-hidden="true" /> : <EyeIcon aria-hidden="true" />}
+            </Button>
+            <CopyButton
+              text={command}
+              what="cURL command"
+              variant="ghost"
+              className="text-gray-300 hover:bg-gray-800 hover:text-white"
+            />
+          </div>
         </div>
       </CardContent>
     </Card>

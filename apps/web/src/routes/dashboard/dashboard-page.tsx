@@ -1,7 +1,6 @@
 import { PanelLeftIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { logout } from '../../api/auth-session.ts';
 import { Logo } from '../../components/layout/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -21,23 +20,23 @@ import { OverviewSection } from './sections/overview-section.tsx';
 import { UserSettingsSection } from './sections/user-settings-section.tsx';
 import { findSection, type SectionId } from './sections.ts';
 import { SidebarNav } from './sidebar.tsx';
+import { type SectionOptions, useSectionAddress } from './use-section-address.ts';
 import { useSidebarState } from './use-sidebar-state.ts';
 
-/** The signed-in shell: a sidebar of sections switched in page state, a header with the section's title. */
+/**
+ * The signed-in shell: a sidebar of sections switched in page state (mirrored in the address), a header
+ * with the section's title.
+ */
 export function DashboardPage() {
-  const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
-  const initial =
-    (location.state as { section?: string } | null)?.section ??
-    new URLSearchParams(location.search).get('section');
-  const [sectionId, setSectionId] = useState<string>(initial ?? 'dashboard');
+  const { sectionId, options, open } = useSectionAddress();
   const sidebar = useSidebarState();
   const section = findSection(sectionId);
   useDocumentTitle(section ? section.title : 'Dashboard');
 
-  const select = (id: SectionId) => {
-    setSectionId(id);
+  const select = (id: SectionId, sectionOptions?: SectionOptions) => {
+    open(id, sectionOptions);
     sidebar.setDrawerOpen(false);
     window.scrollTo({ top: 0 });
   };
@@ -116,14 +115,20 @@ export function DashboardPage() {
           >
             <PanelLeftIcon />
           </Button>
-          <h1 className="truncate text-lg font-semibold text-gray-900">
+          <h1 className="shrink-0 truncate text-lg font-semibold text-gray-900">
             {section ? section.title : 'Coming soon'}
           </h1>
-          <div className="ml-auto hidden text-right text-sm sm:block">
-            <p className="font-medium text-gray-900">
+          {/* A long name or address is cut short here (whole in its tooltip), never the section title. */}
+          <div className="ml-auto hidden min-w-0 text-right text-sm sm:block">
+            <p
+              className="truncate font-medium text-gray-900"
+              title={`${session?.user.firstName ?? ''} ${session?.user.lastName ?? ''}`}
+            >
               {session?.user.firstName} {session?.user.lastName}
             </p>
-            <p className="text-gray-500">{session?.user.email}</p>
+            <p className="truncate text-gray-500" title={session?.user.email}>
+              {session?.user.email}
+            </p>
           </div>
         </header>
         <main
@@ -131,14 +136,22 @@ export function DashboardPage() {
           className="mx-auto w-full min-w-0 max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8"
         >
           <VerifyEmailBanner />
-          <SectionContent id={sectionId} onNavigate={select} />
+          <SectionContent id={sectionId} options={options} onNavigate={select} />
         </main>
       </div>
     </div>
   );
 }
 
-function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: SectionId) => void }) {
+function SectionContent({
+  id,
+  options,
+  onNavigate,
+}: {
+  id: string;
+  options: SectionOptions;
+  onNavigate: (id: SectionId, options?: SectionOptions) => void;
+}) {
   switch (id) {
     case 'dashboard':
       return <OverviewSection onNavigate={onNavigate} />;
@@ -155,7 +168,7 @@ function SectionContent({ id, onNavigate }: { id: string; onNavigate: (id: Secti
     case 'proxy-setup':
       return <ProxySetupSection onNavigate={onNavigate} />;
     case 'proxy-settings':
-      return <ProxySettingsSection onNavigate={onNavigate} />;
+      return <ProxySettingsSection key={options.pool} initialPool={options.pool} onNavigate={onNavigate} />;
     default:
       return <ComingSoonSection id={id} />;
   }

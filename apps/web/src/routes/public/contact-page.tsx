@@ -1,4 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from '@bytegate/contracts/constants';
+import { contactRequestSchema } from '@bytegate/contracts/contact';
 import { messages } from '@bytegate/contracts/messages';
 import { CheckCircle2Icon, ClockIcon, MailIcon, ShieldCheckIcon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -51,24 +52,65 @@ interface Draft {
   message: string;
 }
 const EMPTY: Draft = { name: '', email: '', subject: '', message: '' };
+const REQUIRED = ['name', 'email', 'message'] as const;
+type FieldErrors = Partial<Record<keyof Draft, string>>;
+
+/**
+ * The draft's refusals by field, by the server's own schema (so a rule lives once): each is shown
+ * under its field, once. Empty required fields are marked and said together, in the spec's words.
+ */
+function checkDraft(draft: Draft): { fields: FieldErrors; missing: Array<keyof Draft> } {
+  const missing = REQUIRED.filter((key) => !draft[key].trim());
+  if (missing.length > 0) {
+    return { fields: {}, missing };
+  }
+  const result = contactRequestSchema.safeParse(draft);
+  const fields: FieldErrors = {};
+  for (const issue of result.success ? [] : result.error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && key in EMPTY && !fields[key as keyof Draft]) {
+      fields[key as keyof Draft] = issue.message;
+    }
+  }
+  return { fields, missing: [] };
+}
 
 /** Contact: the message form (POST /api/contact) and the questions people ask most. */
 export function ContactPage() {
   const messageId = useId();
   const isHydrated = useHydrated();
   const [draft, setDraft] = useState<Draft>(EMPTY);
+  const problemId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const [missing, setMissing] = useState<Array<keyof Draft>>([]);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [isSending, setIsSending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
     setProblem(null);
+    setMissing((current) => current.filter((item) => item !== key));
+    setFieldErrors((current) => ({ ...current, [key]: undefined }));
   };
+  /** A field's refusal, or (for an empty required one) the note above the button that names the rule. */
+  const invalid = (key: keyof Draft) =>
+    fieldErrors[key]
+      ? { error: fieldErrors[key] }
+      : missing.includes(key)
+        ? { 'aria-invalid': true, 'aria-describedby': problemId }
+        : {};
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.name.trim() || !draft.email.trim() || !draft.message.trim()) {
+    const checked = checkDraft(draft);
+    setMissing(checked.missing);
+    setFieldErrors(checked.fields);
+    if (checked.missing.length > 0) {
       setProblem(messages.contactRequired);
+      return;
+    }
+    if (Object.values(checked.fields).some(Boolean)) {
+      setProblem(null);
       return;
     }
     setIsSending(true);
@@ -83,9 +125,8 @@ export function ContactPage() {
       setSentTo(draft.email.trim());
       setDraft(EMPTY);
     } catch (error) {
-      const reason = errorMessage(error, 'Please try again in a moment.');
-      setProblem(`${messages.contactFailed}: ${reason}`);
-      toast.error(messages.contactFailed, { description: reason });
+      // Said once, above the button (no toast repeating it).
+      setProblem(`${messages.contactFailed}: ${errorMessage(error, 'Please try again in a moment.')}`);
     } finally {
       setIsSending(false);
     }
@@ -120,16 +161,29 @@ export function ContactPage() {
             {/* Fields are React's to keep: typing goes into them once the app runs the prerendered page. */}
             <fieldset disabled={!isHydrated} className="space-y-5">
               <div className="grid gap-5 sm:grid-cols-2">
-                <FormField label="Name" autoComplete="name" value={draft.name} onChange={set('name')} />
+                <FormField
+                  label="Name"
+                  autoComplete="name"
+                  value={draft.name}
+                  onChange={set('name')}
+                  {...invalid('name')}
+                />
                 <FormField
                   label="Email"
                   type="email"
                   autoComplete="email"
                   value={draft.email}
                   onChange={set('email')}
+                  {...invalid('email')}
                 />
               </div>
-              <FormField label="Subject" hint="(optional)" value={draft.subject} onChange={set('subject')} />
+              <FormField
+                label="Subject"
+                hint="(optional)"
+                value={draft.subject}
+                onChange={set('subject')}
+                {...invalid('subject')}
+              />
               <div className="space-y-1.5">
                 <Label htmlFor={messageId}>Message</Label>
                 <Textarea
@@ -138,9 +192,26 @@ export function ContactPage() {
                   maxLength={MESSAGE_MAX_LENGTH}
                   value={draft.message}
                   onChange={set('message')}
+                  aria-invalid={fieldErrors.message || missing.includes('message') ? true : undefined}
+                  aria-describedby={
+                    fieldErrors.message
+                      ? `${messageId}-error`
+                      : missing.includes('message')
+                        ? problemId
+                        : undefined
+                  }
                 />
+                {fieldErrors.message ? (
+                  <p id={`${messageId}-error`} role="alert" className="text-sm text-red-600">
+                    {fieldErrors.message}
+                  </p>
+                ) : null}
               </div>
-              {problem ? <Alert tone="error">{problem}</Alert> : null}
+              {problem ? (
+                <Alert tone="error" id={problemId}>
+                  {problem}
+                </Alert>
+              ) : null}
               <Button type="submit" disabled={isSending} className="w-full sm:w-auto">
                 <MailIcon aria-hidden="true" />
                 {isSending ? 'Sending…' : 'Send Message'}

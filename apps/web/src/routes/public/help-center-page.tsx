@@ -30,6 +30,13 @@ function useGuideTexts(): { texts: Record<string, string>; load: () => void } {
   return { texts, load };
 }
 
+/** The query as the results line repeats it: a pasted page of text is cut short, not echoed whole. */
+function shortQuery(query: string): string {
+  const trimmed = query.trim();
+  const chars = Array.from(trimmed);
+  return chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : trimmed;
+}
+
 /** The Help Center: a card for each guide, and a search over them (?q= in the address). */
 export function HelpCenterPage() {
   const inputId = useId();
@@ -75,11 +82,11 @@ export function HelpCenterPage() {
             }
           />
         </div>
-        <p aria-live="polite" className="mt-2 min-h-5 text-sm text-gray-600">
+        <p aria-live="polite" className="mt-2 min-h-5 text-sm break-words text-gray-600">
           {isSearching
             ? results.length === 0
-              ? `No guide matches “${query.trim()}”.`
-              : `${results.length} ${results.length === 1 ? 'guide matches' : 'guides match'} “${query.trim()}”.`
+              ? `No guide matches “${shortQuery(query)}”.`
+              : `${results.length} ${results.length === 1 ? 'guide matches' : 'guides match'} “${shortQuery(query)}”.`
             : ''}
         </p>
       </search>

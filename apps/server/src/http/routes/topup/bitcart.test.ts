@@ -87,6 +87,8 @@ describe.each(testDatabaseKinds())('Bitcart top-ups (sandbox) on %s', (kind) => 
         status: 'COMPLETED',
         orderStatus: 'completed',
         balance: 15,
+        amount: 15,
+        credited: 15,
       });
       expect(await sumLedger(server.database.db, { userId: await userId(email) })).toBe(1500);
       const events = await queryRows(
@@ -150,7 +152,17 @@ describe.each(testDatabaseKinds())('Bitcart top-ups (sandbox) on %s', (kind) => 
       expect((await status(token, partial.orderId)).body).toMatchObject({
         status: 'COMPLETED',
         balance: 22.5,
+        amount: 25,
+        credited: 12.5,
       });
+      // Orders says what was invoiced and what was credited.
+      const orders = await server.request<{
+        orders: Array<{ amount: number; creditedAmount: number | null }>;
+      }>('GET', '/api/orders', { token });
+      expect(orders.body.orders.map(({ amount, creditedAmount }) => ({ amount, creditedAmount }))).toEqual([
+        { amount: 25, creditedAmount: 12.5 },
+        { amount: 10, creditedAmount: 10 },
+      ]);
     });
 
     it("never shows one user another user's top-up", async () => {

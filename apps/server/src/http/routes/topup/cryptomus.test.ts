@@ -111,6 +111,8 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
         status: 'completed',
         orderStatus: 'completed',
         balance: 10,
+        amount: 10,
+        credited: 10,
       });
       expect(await sumLedger(server.database.db, { userId: await userId(email) })).toBe(1000);
       const events = await queryRows(
@@ -237,7 +239,16 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
         status: 'completed',
         orderStatus: 'completed',
         balance: 35,
+        amount: 30,
+        credited: 15,
       });
+      const orders = await server.request<{
+        orders: Array<{ amount: number; creditedAmount: number | null }>;
+      }>('GET', '/api/orders', { token });
+      expect(orders.body.orders.map(({ amount, creditedAmount }) => ({ amount, creditedAmount }))).toEqual([
+        { amount: 30, creditedAmount: 15 },
+        { amount: 20, creditedAmount: 20 },
+      ]);
     });
 
     it('holds a partial payment in a coin with no USD amount for review, crediting nothing', async () => {
@@ -255,6 +266,8 @@ describe.each(testDatabaseKinds())('Cryptomus top-ups (sandbox) on %s', (kind) =
         status: 'review',
         orderStatus: 'review',
         balance: 0,
+        amount: 40,
+        credited: 0,
       });
       expect(await sumLedger(server.database.db, { userId: await userId(email) })).toBe(0);
       const orders = await server.request<{ orders: Array<{ status: string; invoiceUrl: string }> }>(

@@ -67,7 +67,7 @@ export function OverviewSection({ onNavigate }: { onNavigate: (id: SectionId) =>
   return (
     <div className="space-y-6">
       <div>
-        <h2 className="text-2xl font-semibold tracking-tight text-gray-900">
+        <h2 className="text-2xl font-semibold tracking-tight break-words text-gray-900">
           Welcome back, {session?.user.firstName}
         </h2>
         <p className="mt-1 text-sm text-gray-600">Here is how your proxies are doing.</p>
