@@ -4,7 +4,12 @@ import type { ClientSession } from './client-session.ts';
 import { GatewayError } from './errors.ts';
 import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
 import type { StickySessions } from './routing/sticky-sessions.ts';
-import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './routing/username.ts';
+import {
+  isTargetFilter,
+  type ParsedUsername,
+  parseProxyUsername,
+  withSavedTargeting,
+} from './routing/username.ts';
 import type { ReleaseSlot, SessionDirectory, ThreadSlots } from './shared-state.ts';
 import {
   type Exit,
@@ -36,6 +41,45 @@ export interface Admitted {
   targeting: Targeting;
   /** Target filters in force: billed at 2x. */
   isDoubled: boolean;
+}
+
+/** A username and password as a client sent them, with what admitting them once has learnt. */
+export interface Credentials {
+  username: string;
+  password: string;
+  /** The username parsed (its login and targeting): set by the first admission that parsed it. */
+  parsed?: ParsedUsername;
+  /** A stored password this one was found equal to: while the account's is still that, no new check. */
+  verifiedAgainst?: string;
+}
+
+/**
+ * Credentials admitted before, by what the client sent (a Proxy-Authorization header, a SOCKS5 username
+ * and password): a scraper opens thousands of connections a second with the same credentials, and each
+ * would decode, parse and compare them again. Only admitted ones are kept (a wrong password never is),
+ * at most MAX_KNOWN of them (the oldest go first), each of at most MAX_KNOWN_KEY characters.
+ */
+const knownCredentials = new Map<string, Credentials>();
+const MAX_KNOWN = 4096;
+const MAX_KNOWN_KEY = 512;
+
+/** Credentials admitted before under `key`, if any. */
+export function knownCredentialsOf(key: string | undefined): Credentials | undefined {
+  return key === undefined ? undefined : knownCredentials.get(key);
+}
+
+/** Keeps credentials that were just admitted, under what the client sent. */
+export function rememberCredentials(key: string | undefined, credentials: Credentials): void {
+  if (key === undefined || key.length > MAX_KNOWN_KEY || knownCredentials.get(key) === credentials) {
+    return;
+  }
+  if (knownCredentials.size >= MAX_KNOWN) {
+    const oldest = knownCredentials.keys().next();
+    if (!oldest.done) {
+      knownCredentials.delete(oldest.value);
+    }
+  }
+  knownCredentials.set(key, credentials);
 }
 
 /** Reads `Proxy-Authorization: Basic` into username and password; null when absent or malformed. */
@@ -87,7 +131,7 @@ export function isStillAdmitted(store: GatewayStore, session: ClientSession, pla
  */
 export async function admit(
   deps: AdmissionDeps,
-  credentials: { username: string; password: string } | null,
+  credentials: Credentials | null,
   session: ClientSession,
 ): Promise<Admitted> {
   const { socket, stickyPort } = session;
@@ -95,7 +139,8 @@ export async function admit(
   let user: ProxyUserAccess | undefined;
   let targeting: Targeting = {};
   if (credentials) {
-    const parsed = parseProxyUsername(credentials.username);
+    const parsed = credentials.parsed ?? parseProxyUsername(credentials.username);
+    credentials.parsed = parsed;
     plan = deps.store.getPlanByLogin(parsed.login);
     let password = plan?.password;
     if (!plan) {
@@ -103,9 +148,14 @@ export async function admit(
       plan = user ? deps.store.getPlanById(user.planId) : undefined;
       password = user?.password;
     }
-    if (!plan || password === undefined || !samePassword(credentials.password, password)) {
+    if (
+      !plan ||
+      password === undefined ||
+      (credentials.verifiedAgainst !== password && !samePassword(credentials.password, password))
+    ) {
       throw new GatewayError('NO_USER', 'Wrong proxy login or password');
     }
+    credentials.verifiedAgainst = password;
     targeting = withSavedTargeting(parsed, user?.saved ?? plan.saved);
     if (stickyPort !== undefined && targeting.sessionId) {
       throw new GatewayError(
@@ -315,7 +365,11 @@ export async function admitHttp(
       return checkPlan(deps, plan, user, known.targeting, session);
     }
   }
-  const admitted = await admit(deps, readBasicCredentials(header), session);
+  const credentials = knownCredentialsOf(header) ?? readBasicCredentials(header);
+  const admitted = await admit(deps, credentials, session);
+  if (credentials) {
+    rememberCredentials(header, credentials);
+  }
   if (header !== undefined) {
     const user = admitted.proxyUser;
     session.knownIdentity = {

@@ -55,5 +55,7 @@ export class ClientSession {
     readonly socket: Socket,
     /** The sticky port the client connected to, if it did: the port is then its session. */
     readonly stickyPort: number | undefined,
+    /** The socket has TCP_NODELAY from its listener (no setsockopt needed). */
+    readonly hasNoDelay = false,
   ) {}
 }

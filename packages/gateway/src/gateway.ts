@@ -125,11 +125,35 @@ export interface Gateway {
   drain(graceMs: number): Promise<DrainReport>;
 }
 
+/**
+ * Sets TCP_NODELAY on a listening socket, which Linux copies to every socket it accepts: one setsockopt
+ * for the listener instead of one per connection. False when Node's handle offers no way to (the
+ * connections then set it themselves).
+ */
+function setListenerNoDelay(server: Server): boolean {
+  const handle = (server as unknown as { _handle?: { setNoDelay?: (enable: boolean) => number } })._handle;
+  if (process.platform !== 'linux' || typeof handle?.setNoDelay !== 'function') {
+    return false;
+  }
+  return handle.setNoDelay(true) === 0;
+}
+
+/** Listening sockets whose accepted sockets inherit TCP_NODELAY (setListenerNoDelay). */
+const noDelayListeners = new WeakSet<Server>();
+
+/** Whether a socket accepted by `server` already has TCP_NODELAY. */
+export function hasInheritedNoDelay(server: Server | null): boolean {
+  return server !== null && noDelayListeners.has(server);
+}
+
 function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
+      if (setListenerNoDelay(server)) {
+        noDelayListeners.add(server);
+      }
       resolve((server.address() as AddressInfo).port);
     });
   });
@@ -191,8 +215,8 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
         });
   /** A TCP listener whose connections each get a ClientSession (`stickyPort`: the port is a session). */
   const createClientServer = (stickyPort: number | undefined, onClient: (session: ClientSession) => void) =>
-    createServer((socket) => {
-      const session = new ClientSession(socket, stickyPort);
+    createServer(function (this: Server, socket) {
+      const session = new ClientSession(socket, stickyPort, hasInheritedNoDelay(this));
       clients.set(socket, session);
       socket.once('close', () => {
         clients.delete(socket);

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { Deadlines } from '../tunnel/deadlines.ts';
 import { endWith } from '../tunnel/end-with.ts';
 import type { ForwardExchange } from './exchange.ts';
 import { findHeadEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './messages.ts';
@@ -12,6 +13,15 @@ export const HEAD_DEADLINE_MS = 10_000;
 /** A kept-alive client connection with no request is closed after this (Node's server: 5 s). */
 const IDLE_TIMEOUT_MS = 60_000;
 const EMPTY = Buffer.alloc(0);
+
+/** Every connection's head deadline on one timer (a timer per connection costs at thousands a second). */
+const headDeadlines = new Deadlines<ClientConnection>(HEAD_DEADLINE_MS, (connection) =>
+  connection.socket.destroy(),
+);
+// Listeners shared by every socket (`this` is the socket): no closures per connection.
+function destroySocket(this: Socket): void {
+  this.destroy();
+}
 
 export interface ClientConnectionHandlers {
   /** A CONNECT head; the socket is paused and the connection is the handler's from now on. */
@@ -38,33 +48,44 @@ export class ClientConnection {
   private isHandling = false;
   /** The gateway drains: no request after the one under way. */
   private isClosing = false;
-  private headDeadline: NodeJS.Timeout | undefined;
+  /** The socket's idle timeout is set (a kept-alive connection waiting for its next request). */
+  private isIdleTimerSet = false;
 
   constructor(
     readonly socket: Socket,
     private readonly handlers: ClientConnectionHandlers,
+    /** The listener's socket has TCP_NODELAY, which accepted sockets inherit: no setsockopt here. */
+    isNoDelayInherited = false,
   ) {
-    socket.setNoDelay(true);
+    if (!isNoDelayInherited) {
+      socket.setNoDelay(true);
+    }
     socket.on('data', this.onData);
-    socket.on('error', () => socket.destroy());
-    socket.once('close', () => {
-      clearTimeout(this.headDeadline);
-      this.exchange?.abort();
-    });
-    // One listener for the connection's life; each request only re-arms the timer.
-    socket.on('timeout', () => socket.destroy());
+    socket.on('error', destroySocket);
+    socket.on('close', this.onClose);
     // The first request's head is due within the deadline of the connection opening.
-    this.startHeadDeadline();
+    headDeadlines.set(this);
   }
 
+  private onClose = (): void => {
+    headDeadlines.delete(this);
+    this.exchange?.abort();
+  };
+
   private startHeadDeadline(): void {
-    this.socket.setTimeout(0);
-    this.headDeadline ??= setTimeout(() => this.socket.destroy(), HEAD_DEADLINE_MS);
+    this.clearIdleTimer();
+    headDeadlines.set(this);
   }
 
   private stopHeadDeadline(): void {
-    clearTimeout(this.headDeadline);
-    this.headDeadline = undefined;
+    headDeadlines.delete(this);
+  }
+
+  private clearIdleTimer(): void {
+    if (this.isIdleTimerSet) {
+      this.isIdleTimerSet = false;
+      this.socket.setTimeout(0);
+    }
   }
 
   /** Between requests: an idle timer while nothing came; once a byte of a head did, its deadline. */
@@ -72,6 +93,11 @@ export class ClientConnection {
     if (this.buffered.length > 0) {
       this.startHeadDeadline();
     } else {
+      if (this.socket.listenerCount('timeout') === 0) {
+        // Set up once, for the connection's life; each wait only re-arms the timer.
+        this.socket.on('timeout', destroySocket);
+      }
+      this.isIdleTimerSet = true;
       this.socket.setTimeout(IDLE_TIMEOUT_MS);
     }
   }
@@ -109,7 +135,7 @@ export class ClientConnection {
     this.requestStart = this.socket.bytesRead - this.buffered.length;
     const rest = this.buffered.subarray(end);
     this.buffered = EMPTY;
-    this.socket.setTimeout(0);
+    this.clearIdleTimer();
     if (head.method === 'CONNECT') {
       this.isTunnel = true;
       this.socket.off('data', this.onData);
@@ -140,7 +166,7 @@ export class ClientConnection {
     this.exchange = null;
     this.isTunnel = true;
     this.socket.off('data', this.onData);
-    this.socket.setTimeout(0);
+    this.clearIdleTimer();
   }
 
   /** The request is over: read the next one (starting with `pipelined`), or the socket was ended. */

@@ -1,5 +1,11 @@
 import type { Socket } from 'node:net';
-import { type Admitted, admit, readBasicCredentials } from '../admission.ts';
+import {
+  type Admitted,
+  admit,
+  knownCredentialsOf,
+  readBasicCredentials,
+  rememberCredentials,
+} from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
 import { countConnection } from '../counters.ts';
 import { type EngineContext, refuseHttp } from '../engine-context.ts';
@@ -18,12 +24,16 @@ import { handleForward } from './forward.ts';
  */
 export function handleHttpConnection(ctx: EngineContext, session: ClientSession): void {
   const { socket } = session;
-  session.httpReader = new ClientConnection(socket, {
-    onConnect: (head, rest) => void handleConnect(ctx, session, head, rest),
-    onForward: (client, head, rest) => void handleForward(ctx, session, client, head, rest),
-    onMalformed: (message) => refuseHttp(ctx, socket, new GatewayError('BAD_REQUEST', message), null),
-    onTooLarge: (message) => refuseHttp(ctx, socket, new GatewayError('HEAD_TOO_LARGE', message), null),
-  });
+  session.httpReader = new ClientConnection(
+    socket,
+    {
+      onConnect: (head, rest) => void handleConnect(ctx, session, head, rest),
+      onForward: (client, head, rest) => void handleForward(ctx, session, client, head, rest),
+      onMalformed: (message) => refuseHttp(ctx, socket, new GatewayError('BAD_REQUEST', message), null),
+      onTooLarge: (message) => refuseHttp(ctx, socket, new GatewayError('HEAD_TOO_LARGE', message), null),
+    },
+    session.hasNoDelay,
+  );
 }
 
 function parseAuthority(authority: string | undefined): Target | null {
@@ -43,10 +53,14 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
   const client: Socket = session.socket;
   countConnection(ctx.counters, session, 'connect');
   let admitted: Admitted | null = null;
-  client.on('error', () => client.destroy());
+  // The ClientConnection that read the head destroys the socket on an error.
   try {
-    const credentials = readBasicCredentials(headerValue(request.headers, 'proxy-authorization'));
+    const header = headerValue(request.headers, 'proxy-authorization');
+    const credentials = knownCredentialsOf(header) ?? readBasicCredentials(header);
     admitted = await admit(ctx, credentials, session);
+    if (credentials) {
+      rememberCredentials(header, credentials);
+    }
     ctx.meter.attach(client, admitted.plan.planId, admitted.isDoubled, undefined, admitted.userKey);
     const target = parseAuthority(request.target);
     if (!target) {

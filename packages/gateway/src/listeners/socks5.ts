@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6, type Socket } from 'node:net';
-import { type Admitted, admit } from '../admission.ts';
+import { type Admitted, admit, knownCredentialsOf, rememberCredentials } from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
 import { countConnection } from '../counters.ts';
 import { asGatewayError, type EngineContext, refuseWith } from '../engine-context.ts';
@@ -171,8 +171,13 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
         client.destroy();
         return;
       }
+      const { username, password } = credentials.message;
+      // Credentials admitted before are known by what the client sent (no decoding or parsing again).
+      const key = `${username}\u0000${password}`;
+      const known = knownCredentialsOf(key) ?? { username, password };
       try {
-        admitted = await admit(ctx, credentials.message, session);
+        admitted = await admit(ctx, known, session);
+        rememberCredentials(key, known);
       } catch (error) {
         // RFC 1929 has one failure answer; the count keeps why.
         ctx.counters.refusals[asGatewayError(error).code] += 1;

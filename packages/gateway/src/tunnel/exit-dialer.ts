@@ -5,6 +5,7 @@ import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } fro
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { SessionDirectory } from '../shared-state.ts';
 import type { Exit, GatewayStore, PlanAccess, ProxyUserAccess } from '../store.ts';
+import { Deadlines } from './deadlines.ts';
 import type { ExitHealth } from './exit-health.ts';
 import { connectTarget } from './relay.ts';
 import { connectViaUpstream } from './upstream.ts';
@@ -32,21 +33,38 @@ export interface DialSettings {
  * outcome is counted for exit `exitId`: opened (and how long it took) or failed (and why).
  */
 export function limitConnectTime(socket: Socket, timeoutMs: number, health?: ExitHealth, exitId = ''): void {
-  const timer = setTimeout(
-    () => socket.destroy(new Error(`no connection within ${timeoutMs} ms`)),
-    timeoutMs,
-  );
-  socket.once('connect', () => clearTimeout(timer));
-  socket.once('close', () => clearTimeout(timer));
-  if (health) {
-    const startedAt = Date.now();
-    const onError = (error: Error) => health.failed(exitId, error);
-    socket.once('error', onError);
-    socket.once('connect', () => {
-      socket.off('error', onError);
-      health.opened(exitId, Date.now() - startedAt);
-    });
+  const deadlines = connectDeadlines(timeoutMs);
+  // A socket that closes before it connects keeps its entry until it falls due: destroying it then is a
+  // no-op, and it saves a listener per connection.
+  deadlines.set(socket);
+  if (!health) {
+    socket.once('connect', () => deadlines.delete(socket));
+    return;
   }
+  const startedAt = Date.now();
+  const onError = (error: Error) => health.failed(exitId, error);
+  socket.once('error', onError);
+  socket.once('connect', () => {
+    deadlines.delete(socket);
+    socket.off('error', onError);
+    health.opened(exitId, Date.now() - startedAt);
+  });
+}
+
+/** Connect deadlines by their length (one per setting in use), each on one timer. */
+const connectDeadlinesByLength = new Map<number, Deadlines<Socket>>();
+
+function connectDeadlines(timeoutMs: number): Deadlines<Socket> {
+  let deadlines = connectDeadlinesByLength.get(timeoutMs);
+  if (!deadlines) {
+    deadlines = new Deadlines(timeoutMs, (socket) => {
+      if (!socket.destroyed) {
+        socket.destroy(new Error(`no connection within ${timeoutMs} ms`));
+      }
+    });
+    connectDeadlinesByLength.set(timeoutMs, deadlines);
+  }
+  return deadlines;
 }
 
 /** A direct exit's socket once it has connected (destroyed, and rejected, when it fails). */

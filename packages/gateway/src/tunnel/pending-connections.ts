@@ -1,4 +1,5 @@
 import { isIPv6, type Socket } from 'node:net';
+import { Deadlines } from './deadlines.ts';
 
 /** How many connections may wait to authenticate at once, per client and for the whole gateway. */
 export interface PendingLimits {
@@ -18,6 +19,20 @@ export const DEFAULT_PENDING_LIMITS: PendingLimits = { perAddress: 64, total: 40
 /** Why a new connection is turned away before it says anything. */
 export type PendingRefusal = 'TOO_MANY_CONNECTIONS' | 'OVERLOADED';
 
+/** Dotted-quad IPv4 as Node reports it (digits and dots only): already its own per-client key. */
+function isPlainIPv4(address: string): boolean {
+  if (address.length < 7 || address.length > 15) {
+    return false;
+  }
+  for (let i = 0; i < address.length; i++) {
+    const code = address.charCodeAt(i);
+    if (code !== 46 && (code < 48 || code > 57)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** The address a per-client count is kept under: IPv4 as is, IPv6 by its /64 prefix. */
 export function clientKey(address: string): string {
   const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
@@ -36,11 +51,6 @@ export function clientKey(address: string): string {
     .join(':')}::/64`;
 }
 
-interface Waiting {
-  key: string;
-  deadline: NodeJS.Timeout;
-}
-
 /**
  * Bounds the work done for clients that have not authenticated: they cost memory, a descriptor and
  * parsing, and cost the attacker nothing. Each connection is counted from accept until its admission
@@ -50,9 +60,20 @@ interface Waiting {
 export class PendingConnections {
   private total = 0;
   private readonly byKey = new Map<string, number>();
-  private readonly waiting = new Map<Socket, Waiting>();
+  /** Each waiting connection's per-address key. */
+  private readonly waiting = new Map<Socket, string>();
+  /** Their deadlines, on one timer (not one per connection). */
+  private readonly deadlines: Deadlines<Socket>;
+  /** One close listener for every connection (not a closure each). */
+  private readonly onClose: (this: Socket) => void;
 
-  constructor(private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS) {}
+  constructor(private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS) {
+    this.deadlines = new Deadlines(limits.deadlineMs, (socket) => socket.destroy());
+    const pending = this;
+    this.onClose = function (this: Socket) {
+      pending.leave(this);
+    };
+  }
 
   /** Connections accepted and not yet admitted. */
   get size(): number {
@@ -67,34 +88,36 @@ export class PendingConnections {
     if (this.total >= this.limits.total) {
       return 'OVERLOADED';
     }
-    const key = clientKey(socket.remoteAddress ?? '');
+    const address = socket.remoteAddress ?? '';
+    // IPv4 (the common case) is its own key: no regular expressions per connection.
+    const key = isPlainIPv4(address) ? address : clientKey(address);
     const count = this.byKey.get(key) ?? 0;
     if (count >= this.limits.perAddress) {
       return 'TOO_MANY_CONNECTIONS';
     }
     this.total += 1;
     this.byKey.set(key, count + 1);
-    const deadline = setTimeout(() => socket.destroy(), this.limits.deadlineMs);
-    deadline.unref();
-    this.waiting.set(socket, { key, deadline });
-    socket.once('close', () => this.leave(socket));
+    this.deadlines.set(socket);
+    this.waiting.set(socket, key);
+    socket.on('close', this.onClose);
     return null;
   }
 
   /** The connection authenticated (or closed): it no longer counts and has no deadline. */
   leave(socket: Socket): void {
-    const waiting = this.waiting.get(socket);
-    if (!waiting) {
+    const key = this.waiting.get(socket);
+    if (key === undefined) {
       return;
     }
-    clearTimeout(waiting.deadline);
+    this.deadlines.delete(socket);
     this.waiting.delete(socket);
+    socket.off('close', this.onClose);
     this.total -= 1;
-    const count = (this.byKey.get(waiting.key) ?? 1) - 1;
+    const count = (this.byKey.get(key) ?? 1) - 1;
     if (count <= 0) {
-      this.byKey.delete(waiting.key);
+      this.byKey.delete(key);
     } else {
-      this.byKey.set(waiting.key, count);
+      this.byKey.set(key, count);
     }
   }
 }
