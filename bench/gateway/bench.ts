@@ -10,20 +10,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bulkThroughput, openIdleTunnels, type Route, wrk } from './clients.ts';
+import { bulkThroughput, forwardBulk, openIdleTunnels, type Route, wrk } from './clients.ts';
 import { BENCH_LOGIN, BENCH_PASSWORD } from './config.ts';
+import { buildNewconn, newconnLoad, startNewconnOrigin } from './newconn.ts';
 import {
   childFdLimit,
   commandVersion,
   ensureDebianPackage,
   ensureProxyChain,
   groupCpuMs,
+  hasCommand,
   ownFdLimit,
   proxyChainVersion,
   rssKb,
   spawnReady,
   startDante,
   startSquid,
+  startTinyproxy,
   stop,
   stopAll,
 } from './processes.ts';
@@ -42,6 +45,9 @@ const RPS_CONNECTIONS = 50;
 const LATENCY_ROUNDS = 2;
 const LATENCY_SECONDS = 3;
 const WANTED_IDLE_TUNNELS = 10_000;
+const NEW_CONNECTIONS = 50;
+const NEW_SECONDS = 3;
+const NEW_ROUNDS = 3;
 const WATCHDOG_MS = 8 * 60_000;
 
 // Each idle tunnel holds two descriptors in the proxy (client side and target side).
@@ -70,6 +76,9 @@ const run: Run = {
     LATENCY_SECONDS,
     LATENCY_ROUNDS,
     IDLE_TUNNELS,
+    NEW_CONNECTIONS,
+    NEW_SECONDS,
+    NEW_ROUNDS,
   },
 };
 
@@ -85,7 +94,7 @@ function slot(name: string, workload: Workload): Measured {
   }
   let entry = byWorkload.get(workload);
   if (!entry) {
-    entry = { values: [], cpu: [], wrk: [], errors: [] };
+    entry = { values: [], cpu: [], wrk: [], errors: [], p50Us: [] };
     byWorkload.set(workload, entry);
   }
   return entry;
@@ -110,12 +119,61 @@ function route(subject: Subject, workload: Workload): Route {
 }
 
 let origin: { bulk: number; http: number; idle: number };
+/** The C origin and load of the new-connection workloads (null: they are not measured). */
+let newconn: { tool: string; port: number } | null = null;
+
+async function measureNew(subject: Subject, workload: Workload): Promise<void> {
+  if (!newconn) {
+    return;
+  }
+  const entry = slot(subject.name, workload);
+  const cpuBefore = groupCpuMs(subject.pid);
+  const socks = workload === 'newsocks';
+  const route =
+    subject.kind === 'baseline'
+      ? { kind: 'direct' as const }
+      : {
+          kind: socks ? ('socks' as const) : ('connect' as const),
+          port: (socks ? subject.socksPort : subject.httpPort) ?? 0,
+          credentials: subject.auth ? `${BENCH_LOGIN}:${BENCH_PASSWORD}` : undefined,
+        };
+  try {
+    const latency = workload === 'newlatency';
+    const result = await newconnLoad(
+      newconn.tool,
+      route,
+      newconn.port,
+      latency ? 1 : NEW_CONNECTIONS,
+      latency ? LATENCY_SECONDS : NEW_SECONDS,
+    );
+    entry.values.push(latency ? result.p50Us : result.requests / result.seconds);
+    entry.p50Us.push(result.p50Us);
+    entry.cpu.push(((groupCpuMs(subject.pid) - cpuBefore) * 1000) / Math.max(1, result.requests));
+  } catch (error) {
+    entry.errors.push(firstLine(error));
+  }
+}
 
 async function measureOnce(subject: Subject, workload: Workload): Promise<void> {
   const entry = slot(subject.name, workload);
   const cpuBefore = groupCpuMs(subject.pid);
+  if (workload === 'newconnect' || workload === 'newsocks' || workload === 'newlatency') {
+    await measureNew(subject, workload);
+    return;
+  }
   try {
-    if (workload === 'rps' || workload === 'latency') {
+    if (workload === 'fwdbulk') {
+      const via =
+        subject.kind === 'baseline'
+          ? { kind: 'direct' as const }
+          : {
+              kind: 'forward' as const,
+              port: subject.httpPort ?? 0,
+              ...(subject.auth ? { auth: `${BENCH_LOGIN}:${BENCH_PASSWORD}` } : {}),
+            };
+      entry.values.push(await forwardBulk(via, origin.http, BULK_BYTES));
+      entry.cpu.push((groupCpuMs(subject.pid) - cpuBefore) / (BULK_BYTES / 1e9));
+    } else if (workload === 'rps' || workload === 'latency') {
       const result = await wrk({
         dir: work,
         originPort: origin.http,
@@ -183,7 +241,7 @@ const runner = (mode: string, openPorts: string) =>
   );
 
 async function startSubjects(): Promise<void> {
-  const openPorts = [origin.bulk, origin.http, origin.idle].join(',');
+  const openPorts = [origin.bulk, origin.http, origin.idle, ...(newconn ? [newconn.port] : [])].join(',');
   subjects.push({ name: 'direct', kind: 'baseline' });
   const nodeProxies: Array<[string, Subject['kind'], string, Partial<Subject>]> = [
     ['bytegate', 'ours', 'bytegate', { auth: true }],
@@ -203,6 +261,33 @@ async function startSubjects(): Promise<void> {
       });
     } catch (error) {
       subjects.push({ name, kind, unavailable: `could not start: ${firstLine(error)}` });
+    }
+  }
+  // BENCH_GATEWAY_BEFORE=<another checkout>: its gateway runs beside this one in the same run (the
+  // checkout's bench/gateway/runner.ts must import its own packages/gateway), for before/after figures.
+  const before = process.env.BENCH_GATEWAY_BEFORE;
+  if (before) {
+    try {
+      const started = await spawnReady<{ httpPort: number; socksPort?: number }>(
+        process.execPath,
+        ['--import', 'tsx', join(before, 'bench/gateway/runner.ts'), 'bytegate', openPorts],
+        before,
+      );
+      subjects.push({
+        name: 'bytegate before',
+        kind: 'reference',
+        child: started.child,
+        pid: started.child.pid,
+        httpPort: started.ready.httpPort,
+        auth: true,
+        ...(started.ready.socksPort ? { socksPort: started.ready.socksPort } : {}),
+      });
+    } catch (error) {
+      subjects.push({
+        name: 'bytegate before',
+        kind: 'reference',
+        unavailable: `could not start: ${firstLine(error)}`,
+      });
     }
   }
   const bytegate = subjects.find((subject) => subject.name === 'bytegate');
@@ -248,6 +333,35 @@ async function startSubjects(): Promise<void> {
     }
   }
 
+  const tinyMissing = ensureDebianPackage('tinyproxy', 'tinyproxy');
+  if (tinyMissing) {
+    subjects.push({ name: 'tinyproxy', kind: 'peer', unavailable: `not available: ${tinyMissing}` });
+  } else {
+    versions.push(`tinyproxy ${commandVersion('tinyproxy', ['-v'], /tinyproxy (\S+)/)}`);
+    try {
+      const tiny = await startTinyproxy(work);
+      subjects.push({
+        name: 'tinyproxy',
+        kind: 'peer',
+        child: tiny.child,
+        pid: tiny.child.pid,
+        httpPort: tiny.port,
+      });
+    } catch (error) {
+      subjects.push({ name: 'tinyproxy', kind: 'peer', unavailable: `not available: ${firstLine(error)}` });
+    }
+  }
+  // 3proxy is not in Debian 12's archive and the registries here carry no build of it.
+  if (hasCommand('3proxy')) {
+    notes.push('3proxy is installed but this bench has no configuration for it yet');
+  } else {
+    subjects.push({
+      name: '3proxy',
+      kind: 'peer',
+      unavailable: 'not available: no 3proxy binary (not in Debian 12; no build reachable from here)',
+    });
+  }
+
   const danteMissing = ensureDebianPackage('danted', 'dante-server');
   if (danteMissing) {
     subjects.push({ name: 'dante', kind: 'peer', unavailable: `not available: ${danteMissing}` });
@@ -288,6 +402,13 @@ async function main(): Promise<void> {
     root,
   );
   origin = started.ready;
+  const tool = buildNewconn(cacheDir);
+  if ('missing' in tool) {
+    notes.push(`new connections not measured: ${tool.missing}`);
+  } else {
+    const small = await startNewconnOrigin(tool.path);
+    newconn = { tool: tool.path, port: small.port };
+  }
   await startSubjects();
 
   // Idle tunnels first, on fresh processes: RSS growth then includes the heap the tunnels need, rather
@@ -301,8 +422,12 @@ async function main(): Promise<void> {
   await measureWorkload('connect4', BULK_ROUNDS);
   await measureWorkload('socks1', BULK_ROUNDS);
   await measureWorkload('socks4', BULK_ROUNDS);
+  await measureWorkload('fwdbulk', BULK_ROUNDS);
   await measureWorkload('rps', RPS_ROUNDS);
   await measureWorkload('latency', LATENCY_ROUNDS);
+  await measureWorkload('newconnect', NEW_ROUNDS);
+  await measureWorkload('newsocks', NEW_ROUNDS);
+  await measureWorkload('newlatency', LATENCY_ROUNDS);
   stop(started.child);
 }
 

@@ -124,6 +124,64 @@ export async function bulkThroughput(
   }
 }
 
+/**
+ * GET of a `totalBytes` body (Content-Length) from the origin's HTTP port, directly or through an HTTP
+ * proxy's forward path (absolute-form); answers MB/s of body, timed from the request to its last byte.
+ */
+export function forwardBulk(
+  route: { kind: 'direct' } | { kind: 'forward'; port: number; auth?: string },
+  httpPort: number,
+  totalBytes: number,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const direct = route.kind === 'direct';
+    const socket = connect(direct ? httpPort : route.port, '127.0.0.1');
+    const timer = setTimeout(() => fail(new Error('forward bulk took over 60 s')), 60_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    };
+    socket.once('error', fail);
+    const path = `/bulk/${totalBytes}`;
+    const auth =
+      !direct && route.auth
+        ? `Proxy-Authorization: Basic ${Buffer.from(route.auth).toString('base64')}\r\n`
+        : '';
+    const started = process.hrtime.bigint();
+    socket.write(
+      `GET ${direct ? path : `http://127.0.0.1:${httpPort}${path}`} HTTP/1.1\r\nHost: 127.0.0.1:${httpPort}\r\n${auth}\r\n`,
+    );
+    let head = '';
+    let body = -1;
+    socket.on('data', (chunk: Buffer) => {
+      if (body === -1) {
+        head += chunk.toString('latin1');
+        const end = head.indexOf('\r\n\r\n');
+        if (end === -1) {
+          return;
+        }
+        if (!/^HTTP\/1\.[01] 200/.test(head)) {
+          fail(new Error(`forward refused: ${head.split('\r\n')[0]}`));
+          return;
+        }
+        body = head.length - end - 4;
+        head = '';
+      } else {
+        body += chunk.length;
+      }
+      if (body >= totalBytes) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(totalBytes / (Number(process.hrtime.bigint() - started) / 1e9) / 1e6);
+      }
+    });
+    socket.once('end', () =>
+      fail(new Error(`the answer ended after ${Math.max(0, body)} of ${totalBytes} bytes`)),
+    );
+  });
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;

@@ -1,4 +1,5 @@
-// The bench's origin, in its own process: a bulk TCP source, a small-response HTTP server, an idle TCP sink.
+// The bench's origin, in its own process: a bulk TCP source, an HTTP server (small responses, and bulk
+// ones for the forward path), an idle TCP sink.
 // Prints {"bulk","http","idle"} ports as one JSON line once it listens.
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
@@ -41,9 +42,28 @@ const bulk = createServer((socket) => {
   socket.on('data', onData);
 });
 
-const http = createHttpServer({ keepAlive: true }, (_request, response) => {
-  response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': small.length });
-  response.end(small);
+// GET /bulk/N answers N bytes (at most MAX_BULK_BYTES) with a Content-Length: the forward path's bulk.
+const http = createHttpServer({ keepAlive: true }, (request, response) => {
+  const bulkBytes = /^\/bulk\/(\d+)$/.exec(request.url ?? '')?.[1];
+  if (bulkBytes === undefined) {
+    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': small.length });
+    response.end(small);
+    return;
+  }
+  let left = Math.min(MAX_BULK_BYTES, Number(bulkBytes));
+  response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': left });
+  const pump = () => {
+    while (left > 0) {
+      const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+      left -= piece.length;
+      if (!response.write(piece)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    response.end();
+  };
+  pump();
 });
 http.keepAliveTimeout = 60_000;
 

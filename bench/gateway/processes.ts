@@ -301,3 +301,24 @@ export function proxyChainVersion(cacheDir: string): string {
     return '?';
   }
 }
+
+/** tinyproxy on 127.0.0.1: no auth, no Via header, CONNECT to any port, a thread per client. */
+export async function startTinyproxy(dir: string): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const conf = join(dir, 'tinyproxy.conf');
+  writeFileSync(
+    conf,
+    [
+      `Port ${port}`,
+      'Listen 127.0.0.1',
+      'Timeout 600',
+      'LogLevel Critical',
+      `LogFile "${join(dir, 'tinyproxy.log')}"`,
+      'MaxClients 12000',
+      'Allow 127.0.0.1',
+      'DisableViaHeader Yes',
+      '',
+    ].join('\n'),
+  );
+  return { child: await spawnListening('tinyproxy', ['-d', '-c', conf], port), port };
+}

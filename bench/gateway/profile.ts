@@ -1,6 +1,7 @@
 // Where a proxy's CPU goes under one workload: runs the proxy under `node --cpu-prof`, loads it, stops it
 // (SIGTERM, so the profile is written) and prints the functions and files with the most self time.
-//   node --import tsx bench/gateway/profile.ts <connect|socks|forward> [bytegate|bare] [seconds]
+//   node --import tsx bench/gateway/profile.ts <connect|socks|forward|newconnect|newsocks> [bytegate|bare] [seconds]
+// newconnect and newsocks: 50 loops of a new connection, CONNECT or SOCKS5, one GET, close (newconn.c).
 // The .cpuprofile stays in the printed folder (open it in Chrome DevTools or speedscope).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bulkThroughput, wrk } from './clients.ts';
 import { BENCH_LOGIN, BENCH_PASSWORD } from './config.ts';
+import { buildNewconn, newconnLoad, startNewconnOrigin } from './newconn.ts';
 import { groupCpuMs, spawnReady, stop, stopAll, stopGracefully } from './processes.ts';
 
 const [workload = 'forward', mode = 'bytegate', secondsText = '8'] = process.argv.slice(2);
@@ -111,6 +113,13 @@ try {
     ['--import', 'tsx', 'bench/gateway/origin.ts'],
     root,
   );
+  const tool = workload.startsWith('new')
+    ? buildNewconn(fileURLToPath(new URL('./.cache', import.meta.url)))
+    : null;
+  if (tool && 'missing' in tool) {
+    throw new Error(tool.missing);
+  }
+  const small = tool ? await startNewconnOrigin(tool.path) : null;
   const proxy = await spawnReady<{ httpPort: number; socksPort?: number }>(
     process.execPath,
     [
@@ -120,13 +129,29 @@ try {
       'tsx',
       'bench/gateway/runner.ts',
       mode,
-      [origin.ready.bulk, origin.ready.http, origin.ready.idle].join(','),
+      [origin.ready.bulk, origin.ready.http, origin.ready.idle, small?.port ?? origin.ready.http].join(','),
     ],
     root,
   );
   const cpuBefore = groupCpuMs(proxy.child.pid);
   let summary = '';
-  if (workload === 'forward') {
+  if (tool && small) {
+    const socks = workload === 'newsocks';
+    const result = await newconnLoad(
+      tool.path,
+      {
+        kind: socks ? 'socks' : 'connect',
+        port: socks ? (proxy.ready.socksPort ?? 0) : proxy.ready.httpPort,
+        credentials: auth ? `${BENCH_LOGIN}:${BENCH_PASSWORD}` : undefined,
+      },
+      small.port,
+      50,
+      seconds,
+    );
+    const cpu = groupCpuMs(proxy.child.pid) - cpuBefore;
+    summary = `${(result.requests / result.seconds).toFixed(0)} new tunnels/s, ${((cpu * 1000) / result.requests).toFixed(1)} µs CPU per tunnel, p50 ${result.p50Us.toFixed(0)} µs`;
+    stop(small.child);
+  } else if (workload === 'forward') {
     const result = await wrk({
       dir,
       originPort: origin.ready.http,

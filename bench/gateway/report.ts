@@ -3,8 +3,31 @@ import type { ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { median, type WrkResult } from './clients.ts';
 
-export type Workload = 'connect1' | 'connect4' | 'socks1' | 'socks4' | 'rps' | 'latency';
-export const WORKLOADS: Workload[] = ['connect1', 'connect4', 'socks1', 'socks4', 'rps', 'latency'];
+export type Workload =
+  | 'connect1'
+  | 'connect4'
+  | 'socks1'
+  | 'socks4'
+  | 'rps'
+  | 'latency'
+  | 'newconnect'
+  | 'newsocks'
+  | 'newlatency'
+  | 'fwdbulk';
+export const WORKLOADS: Workload[] = [
+  'connect1',
+  'connect4',
+  'socks1',
+  'socks4',
+  'rps',
+  'latency',
+  'newconnect',
+  'newsocks',
+  'newlatency',
+  'fwdbulk',
+];
+/** Workloads over the HTTP proxy port's forward path (absolute-form requests), not tunnels. */
+const FORWARD_WORKLOADS: ReadonlySet<Workload> = new Set(['rps', 'latency', 'fwdbulk']);
 
 export interface Subject {
   name: string;
@@ -17,13 +40,17 @@ export interface Subject {
   auth?: boolean;
   /** Workloads this subject runs (a what-if runs only what it changes). */
   only?: Workload[];
+  /** Its HTTP port opens CONNECT tunnels only (no forward path). */
+  tunnelsOnly?: boolean;
   unavailable?: string;
 }
 
 export interface Measured {
   values: number[];
-  /** Proxy CPU per unit: ms per GB for bulk, µs per request for wrk. */
+  /** Proxy CPU per unit: ms per GB for bulk, µs per request for wrk and per tunnel for new connections. */
   cpu: number[];
+  /** New connections: the p50 of one round, µs from connect() to the answer's last byte. */
+  p50Us: number[];
   wrk: WrkResult[];
   errors: string[];
 }
@@ -38,6 +65,9 @@ export interface RunShape {
   LATENCY_SECONDS: number;
   LATENCY_ROUNDS: number;
   IDLE_TUNNELS: number;
+  NEW_CONNECTIONS: number;
+  NEW_SECONDS: number;
+  NEW_ROUNDS: number;
 }
 
 export interface Run {
@@ -58,7 +88,12 @@ export function appliesTo(subject: Subject, workload: Workload): boolean {
   if (subject.kind === 'baseline') {
     return true;
   }
-  return workload.startsWith('socks') ? subject.socksPort !== undefined : subject.httpPort !== undefined;
+  if (FORWARD_WORKLOADS.has(workload) && subject.tunnelsOnly) {
+    return false;
+  }
+  return workload.startsWith('socks') || workload === 'newsocks'
+    ? subject.socksPort !== undefined
+    : subject.httpPort !== undefined;
 }
 
 /** Reading the medians back out of a run. */
@@ -112,7 +147,7 @@ function readings(run: Run) {
 
 /** The table, CPU figures, spreads and PASS/MISS lines of a run (partial when the watchdog stopped it). */
 export function report(run: Run, partial: boolean): string {
-  const { subjects, idleKb, notes, versions, startLoad, shape } = run;
+  const { subjects, idleKb, notes, versions, startLoad, shape, measured } = run;
   const { figure, wrkFigure, cpuFigure, cell, spread } = readings(run);
   const {
     BULK_BYTES,
@@ -171,6 +206,48 @@ export function report(run: Run, partial: boolean): string {
           ? ''
           : `${(p50 - directP50).toFixed(3)} / ${(p99 - directP99).toFixed(3)} ms`,
         typeof idle === 'number' ? `${idle.toFixed(1)} KB` : (idle ?? ''),
+      ].join(' | ')} |`,
+    );
+  }
+
+  const us = (value: number) => `${value.toFixed(0)} µs`;
+  lines.push(
+    '',
+    `New connections: ${shape.NEW_CONNECTIONS} loops, each a new TCP connection, CONNECT (or SOCKS5) and one GET of 1 KiB ` +
+      `from a C origin, read whole, then close (newconn.c, C, so the client costs the cores little); ${shape.NEW_SECONDS} s x ` +
+      `${shape.NEW_ROUNDS} rounds. Latency: 1 loop, p50 from connect() to the answer's last byte; added = proxy minus direct. ` +
+      `Forward bulk: one GET of ${BULK_BYTES / 1024 / 1024} MiB (Content-Length) through the forward path, ${BULK_ROUNDS} rounds.`,
+    '',
+    '| | new CONNECT+GET req/s | CPU µs per tunnel | new SOCKS5+GET req/s | CPU µs per tunnel | new tunnel p50 (1 conn) | added p50 | forward bulk | CPU ms per GB, forward bulk |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  const p50Of = (name: string, workload: Workload) => {
+    const values = measured.get(name)?.get(workload)?.p50Us ?? [];
+    return values.length > 0 ? median(values) : undefined;
+  };
+  const directNewP50 = direct ? p50Of(direct.name, 'newlatency') : undefined;
+  for (const subject of subjects) {
+    if (subject.unavailable) {
+      continue;
+    }
+    const cpu = (workload: Workload, digits: number) => {
+      const value = subject.kind === 'baseline' ? undefined : cpuFigure(subject.name, workload);
+      return value === undefined ? '' : value.toFixed(digits);
+    };
+    const newP50 = p50Of(subject.name, 'newlatency');
+    lines.push(
+      `| ${[
+        subject.name,
+        cell(subject, 'newconnect', (value) => value.toFixed(0)),
+        cpu('newconnect', 0),
+        cell(subject, 'newsocks', (value) => value.toFixed(0)),
+        cpu('newsocks', 0),
+        newP50 === undefined ? cell(subject, 'newlatency', () => '') : us(newP50),
+        subject.kind === 'baseline' || newP50 === undefined || directNewP50 === undefined
+          ? ''
+          : `+${us(newP50 - directNewP50)}`,
+        cell(subject, 'fwdbulk', mbps),
+        cpu('fwdbulk', 0),
       ].join(' | ')} |`,
     );
   }
@@ -239,12 +316,52 @@ export function report(run: Run, partial: boolean): string {
   const p50 = wrkFigure(ours, 'latency', (r) => r.p50Ms);
   const directP50 = wrkFigure('direct', 'latency', (r) => r.p50Ms);
   const added = p50 !== undefined && directP50 !== undefined ? p50 - directP50 : undefined;
-  check('added p50 latency < 0.5 ms', added === undefined ? undefined : added < 0.5, fmt(added, 3, ' ms'));
-  const idle = idleKb.get(ours);
   check(
-    'RSS per idle tunnel < 20 KB',
-    typeof idle === 'number' ? idle < 20 : undefined,
-    typeof idle === 'number' ? `${idle.toFixed(1)} KB over ${IDLE_TUNNELS} tunnels` : String(idle ?? 'n/a'),
+    'added p50 latency of a kept-alive forward request < 100 µs',
+    added === undefined ? undefined : added < 0.1,
+    fmt(added === undefined ? undefined : added * 1000, 0, ' µs'),
+  );
+  const squidNew = figure('squid', 'newconnect');
+  const oursNew = figure(ours, 'newconnect');
+  check(
+    'new connection + CONNECT + GET at least 1.3x squid',
+    oursNew === undefined || squidNew === undefined ? undefined : oursNew >= 1.3 * squidNew,
+    `${fmt(oursNew, 0, ' req/s')} vs squid ${fmt(squidNew, 0, ' req/s')} (${oursNew && squidNew ? (oursNew / squidNew).toFixed(2) : 'n/a'}x)`,
+  );
+  const tunnelCpu = cpuFigure(ours, 'newconnect');
+  check(
+    'gateway CPU per new tunnel <= 150 µs (auth, limits, metering on)',
+    tunnelCpu === undefined ? undefined : tunnelCpu <= 150,
+    `${fmt(tunnelCpu, 0, ' µs')} (bare relay ${fmt(cpuFigure('bare relay', 'newconnect'), 0, ' µs')})`,
+  );
+  const newSocks = beatsPeers('newsocks', ' req/s');
+  check('new SOCKS5 connection + GET ahead of every peer', newSocks.ok, newSocks.detail);
+  const oursNewP50 = p50Of(ours, 'newlatency');
+  const peerNewP50 = peers
+    .filter((peer) => appliesTo(peer, 'newlatency'))
+    .map((peer) => ({ name: peer.name, value: p50Of(peer.name, 'newlatency') }));
+  const addedOf = (value: number | undefined) =>
+    value === undefined || directNewP50 === undefined ? undefined : value - directNewP50;
+  check(
+    'added p50 latency of a new CONNECT tunnel under every peer',
+    oursNewP50 === undefined || peerNewP50.length === 0
+      ? undefined
+      : peerNewP50.every((peer) => peer.value === undefined || oursNewP50 < peer.value),
+    `+${fmt(addedOf(oursNewP50), 0, ' µs')} vs ${peerNewP50.map((peer) => `${peer.name} +${fmt(addedOf(peer.value), 0, ' µs')}`).join(', ')}`,
+  );
+  const fwdCpu = cpuFigure(ours, 'fwdbulk');
+  const connectCpu = cpuFigure(ours, 'connect1');
+  check(
+    "forward bulk CPU per GB within 1.25x of CONNECT's",
+    fwdCpu === undefined || connectCpu === undefined ? undefined : fwdCpu <= 1.25 * connectCpu,
+    `${fmt(fwdCpu, 0, ' ms')} vs ${fmt(connectCpu, 0, ' ms')} per GB (${fwdCpu && connectCpu ? (fwdCpu / connectCpu).toFixed(2) : 'n/a'}x)`,
+  );
+  const idle = idleKb.get(ours);
+  const chainIdle = idleKb.get('proxy-chain');
+  check(
+    "RSS per idle tunnel at or under proxy-chain's",
+    typeof idle === 'number' && typeof chainIdle === 'number' ? idle <= chainIdle : undefined,
+    `${typeof idle === 'number' ? `${idle.toFixed(1)} KB` : String(idle ?? 'n/a')} vs proxy-chain ${typeof chainIdle === 'number' ? `${chainIdle.toFixed(1)} KB` : String(chainIdle ?? 'n/a')} over ${IDLE_TUNNELS} tunnels`,
   );
   const costs = (['connect1', 'connect4', 'rps'] as const).map((workload) => {
     const mine = figure(ours, workload);
