@@ -5,6 +5,7 @@ import { countConnection } from '../counters.ts';
 import { asGatewayError, type EngineContext, refuseWith } from '../engine-context.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
+import { Deadlines } from '../tunnel/deadlines.ts';
 import { endWith } from '../tunnel/end-with.ts';
 import { ExitDialer } from '../tunnel/exit-dialer.ts';
 import { relay } from '../tunnel/relay.ts';
@@ -24,6 +25,16 @@ const METHOD_USERPASS = 0x02;
 const NO_ACCEPTABLE_METHOD = Buffer.from([0x05, 0xff]);
 const AUTH_OK = Buffer.from([0x01, 0x00]);
 const AUTH_FAILED = Buffer.from([0x01, 0x01]);
+const CHOSE_USERPASS = Buffer.from([0x05, METHOD_USERPASS]);
+const CHOSE_NONE = Buffer.from([0x05, METHOD_NONE]);
+/** Every handshake's deadline on one timer (not one per connection). */
+const handshakeDeadlines = new Deadlines<Socket>(HANDSHAKE_DEADLINE_MS, (socket) => socket.destroy());
+function destroySocket(this: Socket): void {
+  this.destroy();
+}
+function clearHandshakeDeadline(this: Socket): void {
+  handshakeDeadlines.delete(this);
+}
 const REP_GENERAL_FAILURE = 0x01;
 const REP_NOT_ALLOWED = 0x02;
 const REP_COMMAND_NOT_SUPPORTED = 0x07;
@@ -152,9 +163,9 @@ function refuseRequest(
 export async function handleSocks5(ctx: EngineContext, session: ClientSession): Promise<void> {
   const client = session.socket;
   countConnection(ctx.counters, session, 'socks5');
-  client.on('error', () => client.destroy());
-  const deadline = setTimeout(() => client.destroy(), HANDSHAKE_DEADLINE_MS);
-  client.once('close', () => clearTimeout(deadline));
+  client.on('error', destroySocket);
+  handshakeDeadlines.set(client);
+  client.once('close', clearHandshakeDeadline);
   const reader = new HandshakeReader(client);
   let admitted: Admitted | null = null;
   try {
@@ -165,7 +176,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     }
     const { methods } = greeting.message;
     if (methods.includes(METHOD_USERPASS)) {
-      client.write(Buffer.from([0x05, METHOD_USERPASS]));
+      client.write(CHOSE_USERPASS);
       const credentials = await reader.read(parseCredentials);
       if (credentials.kind === 'error') {
         client.destroy();
@@ -190,7 +201,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       client.remoteAddress &&
       ctx.store.getPlanByAddress(client.remoteAddress)
     ) {
-      client.write(Buffer.from([0x05, METHOD_NONE]));
+      client.write(CHOSE_NONE);
     } else {
       // No credentials offered and not allowlisted: the HTTP port's 407 NO_USER.
       ctx.counters.refusals.NO_USER += 1;
@@ -206,7 +217,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     }
     const { version: requestVersion, command, host, port } = request.message;
     // The client has said everything it must; what follows (the exit's connect) has its own timeouts.
-    clearTimeout(deadline);
+    handshakeDeadlines.delete(client);
     if (requestVersion !== 0x05 || command !== 0x01) {
       ctx.counters.refusals.BAD_REQUEST += 1;
       endWith(client, reply(REP_COMMAND_NOT_SUPPORTED));
