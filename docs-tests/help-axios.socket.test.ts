@@ -114,6 +114,17 @@ describe('the Axios and Node.js tutorial', () => {
     expect(exitAt(stdout), stdout).toBeDefined();
   });
 
+  it('reuses one tunnel for the next request through the shared keep-alive agent, as the article says', async () => {
+    const again = `\n{\n  const { data } = await axios.get('https://api.ipify.org?format=json', { httpsAgent: agent, proxy: false });\n  console.log(data.ip);\n}\nagent.destroy();\n`;
+    const before = gateway.stats().connectionsTotal.connect;
+    const { stdout } = await runModule('shared-agent', `${localize(blocks[0] ?? '')}${localize(again)}`);
+    const used = stdout.trim().split('\n').map(exitAt);
+    expect(used, stdout).toHaveLength(2);
+    // One CONNECT for both requests: the same tunnel, so the same exit on the rotating port.
+    expect(gateway.stats().connectionsTotal.connect - before).toBe(1);
+    expect(used[1]?.id, stdout).toBe(used[0]?.id);
+  });
+
   it("fetches a plain HTTP site with axios's proxy option", async () => {
     const code = `import axios from 'axios';\n${localize(blocks[1] ?? '')}\nconsole.log(data.origin);\n`;
     const { stdout } = await runModule('proxy-option', code);

@@ -27,6 +27,8 @@ const articles: Array<[string, string]> = [
   ['/help/troubleshooting', 'Troubleshooting'],
   ['/help/tutorials/simpleproxy', 'Browser Extension'],
   ['/help/tutorials/axios', 'Axios and Node.js'],
+  ['/help/tutorials/python', 'Python requests'],
+  ['/help/tutorials/browsers', 'Headless browsers'],
   ['/help/blocked-websites', 'Blocked Websites'],
   ['/help/port-access', 'Port Access'],
   ['/help/connection-types', 'Connection Types'],

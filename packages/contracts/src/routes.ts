@@ -7,6 +7,8 @@ export const HELP_ARTICLE_PATHS = [
   '/help/troubleshooting',
   '/help/tutorials/simpleproxy',
   '/help/tutorials/axios',
+  '/help/tutorials/python',
+  '/help/tutorials/browsers',
   '/help/blocked-websites',
   '/help/port-access',
   '/help/connection-types',

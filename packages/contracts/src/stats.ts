@@ -62,12 +62,14 @@ export const ERROR_CODE_GUIDE: Record<string, { meaning: string; action: string 
     action: 'Give each parameter once.',
   },
   INVALID_VALUE: {
-    meaning: 'A targeting value had the wrong shape (a country code, an ASN, a session length).',
-    action: 'Check the value against the targeting guide.',
+    meaning:
+      'A targeting value had the wrong shape (a country code, an ASN, a session length), or the username held a malformed %-escape.',
+    action: 'Check the value against the targeting guide; write a literal % as %25.',
   },
   PARAM_CONFLICT: {
-    meaning: 'Targeting parameters that cannot go together (countries with excluded countries).',
-    action: 'Keep one of the two.',
+    meaning:
+      'Targeting parameters that cannot go together: countries with excluded countries, or a sessid on a sticky port.',
+    action: 'Keep one of the two; on a sticky port the port is the session, so leave sessid out.',
   },
   PARAM_REQUIRES_COUNTRY: {
     meaning: 'State, city, ZIP or ASN targeting came without a country.',

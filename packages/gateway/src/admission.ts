@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { ClientSession } from './client-session.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError, type RefusedAccount, refusedFor } from './errors.ts';
 import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
 import type { StickySessions } from './routing/sticky-sessions.ts';
 import {
+  decodeCredential,
   isTargetFilter,
+  loginOf,
   type ParsedUsername,
   parseProxyUsername,
   withSavedTargeting,
@@ -127,7 +129,10 @@ export function isStillAdmitted(store: GatewayStore, session: ClientSession, pla
 
 /**
  * Who is asking and may they: credentials (or the client address on an allowlist), the username's
- * targeting, traffic left, and a thread slot held for as long as the client connection lives.
+ * targeting, traffic left, and a thread slot held for as long as the client connection lives. The
+ * credentials are percent-decoded first (decodeCredential) and checked before the targeting is read, so
+ * every refusal after a good password (a grammar error, a conflict, no traffic, no thread) carries the
+ * plan's account and counts in its usage by error code.
  */
 export async function admit(
   deps: AdmissionDeps,
@@ -139,29 +144,47 @@ export async function admit(
   let user: ProxyUserAccess | undefined;
   let targeting: Targeting = {};
   if (credentials) {
-    const parsed = credentials.parsed ?? parseProxyUsername(credentials.username);
-    credentials.parsed = parsed;
-    plan = deps.store.getPlanByLogin(parsed.login);
+    // A malformed escape in the username is refused once the password is known good (it is most
+    // likely in the targeting, after a plain login); one in the password cannot match anyway.
+    let username: string | undefined;
+    let malformed: unknown;
+    try {
+      username = decodeCredential(credentials.username, 'username');
+    } catch (error) {
+      malformed = error;
+    }
+    const givenPassword = decodeCredential(credentials.password, 'password');
+    const login = credentials.parsed?.login ?? loginOf(username ?? credentials.username);
+    plan = deps.store.getPlanByLogin(login);
     let password = plan?.password;
     if (!plan) {
-      user = deps.store.getProxyUserByLogin?.(parsed.login);
+      user = deps.store.getProxyUserByLogin?.(login);
       plan = user ? deps.store.getPlanById(user.planId) : undefined;
       password = user?.password;
     }
     if (
       !plan ||
       password === undefined ||
-      (credentials.verifiedAgainst !== password && !samePassword(credentials.password, password))
+      (credentials.verifiedAgainst !== password && !samePassword(givenPassword, password))
     ) {
       throw new GatewayError('NO_USER', 'Wrong proxy login or password');
     }
     credentials.verifiedAgainst = password;
-    targeting = withSavedTargeting(parsed, user?.saved ?? plan.saved);
-    if (stickyPort !== undefined && targeting.sessionId) {
-      throw new GatewayError(
-        'PARAM_CONFLICT',
-        'sessid cannot be used on a sticky port: the port is the session (use the main ports for sessid)',
-      );
+    try {
+      if (username === undefined) {
+        throw malformed;
+      }
+      const parsed = credentials.parsed ?? parseProxyUsername(username);
+      credentials.parsed = parsed;
+      targeting = withSavedTargeting(parsed, user?.saved ?? plan.saved);
+      if (stickyPort !== undefined && targeting.sessionId) {
+        throw new GatewayError(
+          'PARAM_CONFLICT',
+          'sessid cannot be used on a sticky port: the port is the session (use the main ports for sessid)',
+        );
+      }
+    } catch (error) {
+      throw refusedFor(error, accountOf(plan, user));
     }
   } else {
     const address = socket.remoteAddress;
@@ -195,18 +218,25 @@ export async function admit(
   return admitted;
 }
 
-const noTrafficLeft = () =>
-  new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard');
+/** Whose usage a refusal after the credential check counts in (allocated only when refusing). */
+const accountOf = (plan: PlanAccess, user: ProxyUserAccess | undefined): RefusedAccount => ({
+  planId: plan.planId,
+  userKey: user ? proxyUserKey(user.proxyUserId) : undefined,
+});
+
+const noTrafficLeft = (account: RefusedAccount) =>
+  new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard', account);
 
 /**
  * What is checked on every request, even when the identity is known: plan state, traffic, a thread.
  * In-process this settles without waiting; with shared state, the fleet's answers are awaited together
  * (their round trips leave in one pipeline).
  */
-const capUsedUp = (cap: { description: string }) =>
+const capUsedUp = (cap: { description: string }, account: RefusedAccount) =>
   new GatewayError(
     'TRAFFIC_EXHAUSTED',
     `This proxy user's ${cap.description} is used up (the plan still has traffic); raise the cap in the dashboard`,
+    account,
   );
 
 /**
@@ -228,12 +258,12 @@ async function checkPlan(
     throw new GatewayError('NO_USER', 'This proxy user is disabled');
   }
   if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
-    throw noTrafficLeft();
+    throw noTrafficLeft(accountOf(plan, user));
   }
   const userKey = user ? proxyUserKey(user.proxyUserId) : undefined;
   const cap = user?.cap;
   if (cap && userKey && cap.leftBytes - deps.meter.spentBytes(userKey) <= 0) {
-    throw capUsedUp(cap);
+    throw capUsedUp(cap, accountOf(plan, user));
   }
   // A connection holds one of the plan's threads, and one of its proxy user's when that has a limit.
   const slotOwner = userKey ?? plan.planId;
@@ -266,6 +296,7 @@ async function checkPlan(
         release
           ? `This proxy user's limit of ${userLimit} concurrent connections is reached`
           : `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
+        accountOf(plan, user),
       );
     }
     const releaseBoth = releaseUser
@@ -286,10 +317,10 @@ async function checkPlan(
     session.socket.once('close', releaseBoth);
   }
   if (hasTraffic === false) {
-    throw noTrafficLeft();
+    throw noTrafficLeft(accountOf(plan, user));
   }
   if (hasCapTraffic === false && cap) {
-    throw capUsedUp(cap);
+    throw capUsedUp(cap, accountOf(plan, user));
   }
   return { plan, proxyUser: user, userKey, targeting, isDoubled: isTargetFilter(targeting) };
 }

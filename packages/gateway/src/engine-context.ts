@@ -51,8 +51,8 @@ export function asGatewayError(error: unknown): GatewayError {
 }
 
 /**
- * Sends a refusal in any protocol and closes: its bytes are left out of the bill, and an admitted
- * connection's refusal counts as a failed request of its plan.
+ * Sends a refusal in any protocol and closes: its bytes are left out of the bill, and a refusal that came
+ * after the credentials were accepted counts as a failed request of its plan.
  */
 export function refuseWith(
   ctx: Pick<EngineContext, 'meter' | 'counters'>,
@@ -61,12 +61,29 @@ export function refuseWith(
   error: GatewayError,
   bytes: Buffer,
 ): void {
+  countRefusal(ctx, client, admitted, error);
+  // A kept-alive connection stays metered for its last request's plan: the refusal is never billed.
+  ctx.meter.exclude(client, bytes.length);
+  endWith(client, bytes);
+}
+
+/**
+ * Counts a refusal for the metrics and, once the credentials (or the allowlist) named a plan, in that
+ * plan's usage by error code: an admitted request's (with its target host), or one refused on the way in
+ * (a username grammar error or conflict, no traffic, no thread), which GatewayError.account names.
+ */
+export function countRefusal(
+  ctx: Pick<EngineContext, 'meter' | 'counters'>,
+  client: Socket,
+  admitted: Admitted | null,
+  error: GatewayError,
+): void {
   ctx.counters.refusals[error.code] += 1;
   if (admitted) {
-    ctx.meter.exclude(client, bytes.length);
     ctx.meter.countRequest(admitted.plan.planId, error.code, admitted.userKey, client);
+  } else if (error.account) {
+    ctx.meter.countRequest(error.account.planId, error.code, error.account.userKey);
   }
-  endWith(client, bytes);
 }
 
 /** What a refused connection is told to wait before trying again. */

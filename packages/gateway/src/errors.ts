@@ -13,9 +13,15 @@ export const gatewayErrors = {
   UNKNOWN_PARAM: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
   /** A username parameter given twice. */
   DUPLICATE_PARAM: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
-  /** A username parameter value of the wrong shape (country code, ASN, session TTL, ...). */
+  /**
+   * A username parameter value of the wrong shape (country code, ASN, session TTL, ...), or a malformed
+   * percent-escape in the username or password.
+   */
   INVALID_VALUE: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
-  /** Parameters that cannot go together (countries with excluded countries, sessid on a sticky port). */
+  /**
+   * Parameters that cannot go together: countries with excluded countries (`cr` with `nocr`), and a
+   * `sessid` on a sticky port (the port is the session).
+   */
   PARAM_CONFLICT: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
   /** State, city, ZIP or ASN targeting without a country. */
   PARAM_REQUIRES_COUNTRY: { status: 400, proxyStatus: 'proxy_internal_response', socks: { stage: 'auth' } },
@@ -64,11 +70,30 @@ export const gatewayErrors = {
 
 export type GatewayErrorCode = keyof typeof gatewayErrors;
 
+/**
+ * Whose credentials a refusal came after: the plan and, when it came in as one, its proxy user's meter
+ * key. Such a refusal counts in that plan's usage by error code like any refusal of an admitted request.
+ */
+export interface RefusedAccount {
+  planId: string;
+  userKey?: string | undefined;
+}
+
 export class GatewayError extends Error {
   readonly code: GatewayErrorCode;
-  constructor(code: GatewayErrorCode, message: string) {
+  /** Set when the refusal came after a successful credential (or allowlist) check. */
+  readonly account: RefusedAccount | undefined;
+  constructor(code: GatewayErrorCode, message: string, account?: RefusedAccount) {
     super(message);
     this.name = 'GatewayError';
     this.code = code;
+    this.account = account;
   }
+}
+
+/** `error` as a refusal of `account`'s (a GatewayError already counted for one is left as it is). */
+export function refusedFor(error: unknown, account: RefusedAccount): unknown {
+  return error instanceof GatewayError && !error.account
+    ? new GatewayError(error.code, error.message, account)
+    : error;
 }

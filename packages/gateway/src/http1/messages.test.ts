@@ -219,6 +219,22 @@ describe('absolute-form targets', () => {
     });
   });
 
+  it('reads ws:// as http:// (default port 80, any case), and leaves wss:// to CONNECT', () => {
+    expect(splitAbsoluteUrl('ws://Chat.example/socket?room=1')).toEqual({
+      host: 'chat.example',
+      port: 80,
+      authority: 'Chat.example',
+      path: '/socket?room=1',
+    });
+    expect(splitAbsoluteUrl('WS://127.0.0.1:9001')).toEqual({
+      host: '127.0.0.1',
+      port: 9001,
+      authority: '127.0.0.1:9001',
+      path: '/',
+    });
+    expect(splitAbsoluteUrl('wss://chat.example/')).toEqual({ scheme: 'wss' });
+  });
+
   it('tells other schemes and non-URLs apart', () => {
     expect(splitAbsoluteUrl('https://a.example/')).toEqual({ scheme: 'https' });
     expect(splitAbsoluteUrl('/relative')).toBeNull();

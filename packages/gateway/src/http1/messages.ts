@@ -377,8 +377,10 @@ function expect(byte: number, wanted: number): void {
 }
 
 /**
- * An absolute-form http target split into host, port and origin-form path; null when it is not one.
- * `https://` and other schemes answer their scheme so the caller can say what to use instead.
+ * An absolute-form http (or ws) target split into host, port and origin-form path; null when it is not
+ * one. `ws://` is `http://` on the wire (RFC 6455 3: the same default port 80, the same request, the
+ * Upgrade its headers ask for), so it is read the same way. `https://`, `wss://` and other schemes answer
+ * their scheme so the caller can say what to use instead.
  */
 export function splitAbsoluteUrl(
   target: string,
@@ -388,7 +390,7 @@ export function splitAbsoluteUrl(
     return null;
   }
   const scheme = target.slice(0, schemeEnd).toLowerCase();
-  if (scheme !== 'http') {
+  if (scheme !== 'http' && scheme !== 'ws') {
     return { scheme };
   }
   const rest = target.slice(schemeEnd + 3);

@@ -24,7 +24,10 @@ function readUrl(target: string) {
     throw new GatewayError('BAD_REQUEST', 'A proxy request needs an absolute URL (http://host/path)');
   }
   if ('scheme' in url) {
-    throw new GatewayError('BAD_REQUEST', 'Use CONNECT for https; forward requests must be http://');
+    throw new GatewayError(
+      'BAD_REQUEST',
+      'Use CONNECT for https and wss; forward requests must be http:// or ws://',
+    );
   }
   return url;
 }

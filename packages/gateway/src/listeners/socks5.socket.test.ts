@@ -242,7 +242,10 @@ describe('the SOCKS5 port', () => {
     expect(await rep(plan.login, connectIpv4(25))).toBe(0x02);
     const bind = connectIpv4(originPort);
     bind[1] = 0x02;
+    gateway.meter.drain();
     expect(await rep(plan.login, bind)).toBe(0x07);
+    // Refused after a good login: counted in the plan's errors by code.
+    expect(gateway.meter.drain().get(plan.planId)?.errorsByCode).toEqual({ BAD_REQUEST: 1 });
     // Success: BND.ADDR is the address the exit connected from.
     const success = await rawSocks(
       socksPort(),
@@ -361,6 +364,7 @@ describe('the sticky ports', () => {
       originUrl('/?bytes=10'),
     ]);
     expect(forward.body).toBe('ssssssssss');
+    gateway.meter.drain();
     const { stdout } = await run('curl', [
       '-s',
       '-i',
@@ -373,6 +377,8 @@ describe('the sticky ports', () => {
     expect(
       await rawSocks(sticky().first, [greeting(0x02), userPass(`${plan.login}__sessid.abc`, plan.password)]),
     ).toEqual(Buffer.from([0x05, 0x02, 0x01, 0x01]));
+    // Both came after a good password: the plan's errors by code count them.
+    expect(gateway.meter.drain().get(plan.planId)?.errorsByCode).toEqual({ PARAM_CONFLICT: 2 });
     // Without sessid, SOCKS5 on the same port is admitted to the port's session.
     const tunnel = await rawSocks(
       sticky().first,

@@ -2,7 +2,7 @@ import { isIPv4, isIPv6, type Socket } from 'node:net';
 import { type Admitted, admit, knownCredentialsOf, rememberCredentials } from '../admission.ts';
 import type { ClientSession } from '../client-session.ts';
 import { countConnection } from '../counters.ts';
-import { asGatewayError, type EngineContext, refuseWith } from '../engine-context.ts';
+import { asGatewayError, countRefusal, type EngineContext, refuseWith } from '../engine-context.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
 import { Deadlines } from '../tunnel/deadlines.ts';
@@ -190,8 +190,8 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
         admitted = await admit(ctx, known, session);
         rememberCredentials(key, known);
       } catch (error) {
-        // RFC 1929 has one failure answer; the count keeps why.
-        ctx.counters.refusals[asGatewayError(error).code] += 1;
+        // RFC 1929 has one failure answer; the counts keep why.
+        countRefusal(ctx, client, null, asGatewayError(error));
         endWith(client, AUTH_FAILED);
         return;
       }
@@ -211,7 +211,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
 
     const request = await reader.read(parseRequest);
     if (request.kind === 'error') {
-      ctx.counters.refusals.BAD_REQUEST += 1;
+      countRefusal(ctx, client, admitted, new GatewayError('BAD_REQUEST', 'Unsupported address type'));
       endWith(client, reply(REP_ADDRESS_NOT_SUPPORTED));
       return;
     }
@@ -219,7 +219,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     // The client has said everything it must; what follows (the exit's connect) has its own timeouts.
     handshakeDeadlines.delete(client);
     if (requestVersion !== 0x05 || command !== 0x01) {
-      ctx.counters.refusals.BAD_REQUEST += 1;
+      countRefusal(ctx, client, admitted, new GatewayError('BAD_REQUEST', 'Only CONNECT is supported'));
       endWith(client, reply(REP_COMMAND_NOT_SUPPORTED));
       return;
     }

@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { type AddressInfo, connect, createServer, type Server } from 'node:net';
+import {
+  Agent,
+  type ClientRequest,
+  createServer as createHttpServer,
+  type Server as HttpServer,
+} from 'node:http';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +13,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 
-// WebSocket over plain ws:// through the forward path (what `ws` with http-proxy-agent sends): the
-// request goes on with its Upgrade, a 101 turns both connections into a tunnel, a refusal is an
+// WebSocket over plain ws:// through the forward path (what `ws` with http-proxy-agent sends, and the
+// `GET ws://host/path` of aiohttp and curl 8, read as http://): the request goes on with its Upgrade, a 101 turns both connections into a tunnel, a refusal is an
 // ordinary answer on a connection that stays usable, and every byte is billed.
 
 const plan: PlanAccess = {
@@ -54,7 +59,7 @@ function startTarget(): Promise<void> {
         const head = buffered.subarray(0, end).toString('latin1');
         buffered = buffered.subarray(end + 4);
         seenHeads.push(head);
-        const path = head.split(' ')[1];
+        const path = head.split(' ')[1]?.split('?')[0];
         const key = /\r\nsec-websocket-key: (\S+)/i.exec(head)?.[1] ?? '';
         // /rogue switches whatever was asked: a broken target.
         if ((path === '/chat' && /\r\nupgrade: websocket/i.test(head)) || path === '/rogue') {
@@ -159,9 +164,28 @@ function rawClient() {
   };
 }
 
-const upgradeRequest = (path: string, key = randomBytes(16).toString('base64')) =>
-  `GET http://127.0.0.1:${targetPort}${path} HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}\r\n${auth}\r\n` +
+const upgradeRequest = (path: string, key = randomBytes(16).toString('base64'), scheme = 'http') =>
+  `GET ${scheme}://127.0.0.1:${targetPort}${path} HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}\r\n${auth}\r\n` +
   `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n\r\n`;
+
+/**
+ * An agent that sends each request to the gateway in absolute form with the ws:// scheme, as aiohttp and
+ * curl 8 do for a ws:// URL through an HTTP proxy; keeps the sockets it opened for the byte count.
+ */
+class WsSchemeProxyAgent extends Agent {
+  readonly sockets_: Socket[] = [];
+  addRequest(request: ClientRequest, options: object): void {
+    request.path = `ws://${request.host}:${wsPort}${request.path}`;
+    request.setHeader('Proxy-Authorization', auth.slice('Proxy-Authorization: '.length));
+    // @ts-expect-error Agent.addRequest is Node's (undocumented) hook, as the proxy agents use it.
+    super.addRequest(request, options);
+  }
+  override createConnection(): Socket {
+    const socket = connect(proxyPort, '127.0.0.1');
+    this.sockets_.push(socket);
+    return socket;
+  }
+}
 
 describe('an Upgrade request on the forward path (WebSocket over ws://)', () => {
   it('switches to a tunnel on 101: the handshake arrives intact, bytes go both ways, and all of them are billed', async () => {
@@ -222,6 +246,65 @@ describe('an Upgrade request on the forward path (WebSocket over ws://)', () => 
     const refused = await rogue.takeUntil('\r\n\r\n');
     expect(refused.split('\r\n')[0]).toBe('HTTP/1.1 502 NO_HOST_CONNECTION');
     rogue.socket.destroy();
+  });
+
+  it('takes ws:// in absolute form as http://: switched, origin-form, and billed to the byte', async () => {
+    gateway.meter.drain();
+    const client = rawClient();
+    const key = randomBytes(16).toString('base64');
+    client.socket.write(upgradeRequest('/chat?room=1', key, 'ws'));
+    const head = await client.takeUntil('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+    expect(head).toContain(
+      `Sec-WebSocket-Accept: ${createHash('sha1').update(`${key}${WEBSOCKET_GUID}`).digest('base64')}`,
+    );
+    expect((await client.take(5)).toString()).toBe('hello');
+    const seen = seenHeads.at(-1) ?? '';
+    expect(seen.split('\r\n')[0]).toBe('GET /chat?room=1 HTTP/1.1');
+    expect(seen).toContain(`\r\nHost: 127.0.0.1:${targetPort}`);
+    expect(seen).toMatch(/\r\nUpgrade: websocket/);
+    client.socket.write('over ws://');
+    expect((await client.take(10)).toString()).toBe('over ws://');
+    client.socket.end();
+    await new Promise((resolve) => client.socket.once('close', resolve));
+    const usage = gateway.meter.drain().get(plan.planId);
+    expect(usage?.bytes).toBe(client.socket.bytesWritten + client.socket.bytesRead);
+    expect(usage?.requests).toBe(1);
+  });
+
+  it('relays a real WebSocket origin to the ws package sending ws:// in absolute form, billed as carried', async () => {
+    gateway.meter.drain();
+    const agent = new WsSchemeProxyAgent();
+    const socket = new WebSocket(`ws://127.0.0.1:${wsPort}/echo`, { agent });
+    const replies: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('open', () => socket.send('x'.repeat(100_000)));
+      socket.on('message', (data) => {
+        replies.push(data.toString());
+        resolve();
+      });
+    });
+    expect(replies).toEqual(['X'.repeat(100_000)]);
+    socket.close();
+    await new Promise((resolve) => socket.once('close', resolve));
+    const [wire] = agent.sockets_;
+    if (!wire?.closed) {
+      await new Promise((resolve) => wire?.once('close', resolve));
+    }
+    expect(agent.sockets_).toHaveLength(1);
+    const usage = gateway.meter.drain().get(plan.planId);
+    expect(usage?.bytes).toBe((wire?.bytesWritten ?? 0) + (wire?.bytesRead ?? 0));
+    expect(usage?.requests).toBe(1);
+  });
+
+  it('still refuses wss:// in absolute form (it needs CONNECT), saying so', async () => {
+    const client = rawClient();
+    client.socket.write(upgradeRequest('/chat', undefined, 'wss'));
+    const refusal = await client.takeUntil('\r\n\r\n');
+    expect(refusal.split('\r\n')[0]).toBe('HTTP/1.1 400 BAD_REQUEST');
+    expect(await client.takeUntil('\n')).toContain('Use CONNECT for https and wss');
+    client.socket.destroy();
   });
 
   it.each([

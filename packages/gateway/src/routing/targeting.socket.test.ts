@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { type Exit, InMemoryGatewayStore, type PlanAccess, type SavedTargeting } from '../store.ts';
-import { curl, run } from '../testing/sockets.ts';
+import { connectIpv4, curl, greeting, rawSocks, run, userPass } from '../testing/sockets.ts';
 
 // A plan's saved Proxy Settings as the default targeting of every connection, under the login's
 // parameters, on exits bound to 127.0.0.x so the origin sees which one was used.
@@ -35,6 +35,7 @@ let origin: Server;
 let originPort: number;
 let gateway: Gateway;
 let proxyPort: number;
+let socksPort: number;
 let clock = Date.now();
 
 beforeAll(async () => {
@@ -61,11 +62,14 @@ beforeAll(async () => {
   gateway = createGateway(store, {
     host: '127.0.0.1',
     httpPort: 0,
+    socksPort: 0,
     allowPrivateTargets: true,
     openPorts: new Set([originPort]),
     now: () => clock,
   });
-  proxyPort = (await gateway.listen()).httpPort;
+  const ports = await gateway.listen();
+  proxyPort = ports.httpPort;
+  socksPort = ports.socksPort as number;
 });
 
 afterAll(async () => {
@@ -169,5 +173,73 @@ describe('saved targeting in the gateway', () => {
     }
     expect(after.some((address, i) => address !== first[i])).toBe(true);
     expect(after.every((address) => address === '127.0.0.2' || address === '127.0.0.3')).toBe(true);
+  });
+});
+
+describe('percent-encoded credentials, and refusals counted after a good password', () => {
+  /** curl with the credentials sent exactly as given (`--proxy-user` is not URL-decoded by curl). */
+  const asSent = (credentials: string, ...args: string[]) =>
+    run('curl', [
+      '-s',
+      '-i',
+      '-x',
+      `http://127.0.0.1:${proxyPort}`,
+      '--proxy-user',
+      credentials,
+      ...args,
+    ]).then(
+      (result) => result.stdout,
+      (error: { stdout?: string }) => error.stdout ?? '',
+    );
+  const target = () => `http://127.0.0.1:${originPort}/`;
+
+  it('decodes a username and password sent percent-encoded, as some clients pass a proxy URL on', async () => {
+    save({});
+    // curl decodes the proxy URL's own escapes: the gateway gets `;` either way.
+    expect(await exitsSeen(`${plan.login}__cr.de%3Bcity.berlin`, 1)).toEqual(new Set(['127.0.0.2']));
+    const raw = await asSent(`${plan.login}__cr.de%3Bcity.berlin:Secret%31%323`, target());
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(raw.endsWith('127.0.0.2')).toBe(true);
+    // SOCKS5 (RFC 1929) carries the same text, decoded the same way.
+    const socks = await rawSocks(
+      socksPort,
+      [greeting(0x02), userPass(`${plan.login}__cr.fr%3banon.1`, plan.password), connectIpv4(originPort)],
+      500,
+    );
+    expect([...socks.subarray(0, 4)]).toEqual([0x05, 0x02, 0x01, 0x00]);
+    expect(socks[5]).toBe(0x00);
+  });
+
+  it('refuses a malformed escape with INVALID_VALUE, over HTTP and SOCKS5 alike', async () => {
+    for (const credentials of [`${plan.login}__cr.de%zz:${plan.password}`, `${plan.login}:Secret12%3`]) {
+      const answer = await asSent(credentials, target());
+      expect(answer.split('\r\n')[0], credentials).toBe('HTTP/1.1 400 INVALID_VALUE');
+      expect(answer).toMatch(/malformed percent-escape/);
+    }
+    const socks = await rawSocks(socksPort, [
+      greeting(0x02),
+      userPass(`${plan.login}__cr.%4`, plan.password),
+    ]);
+    expect([...socks]).toEqual([0x05, 0x02, 0x01, 0x01]);
+  });
+
+  it("counts a refusal after a good password in the plan's errors by code; a wrong password counts nothing", async () => {
+    save({});
+    gateway.meter.drain();
+    const conflict = await asSent(`${plan.login}__cr.de;nocr.fr:${plan.password}`, target());
+    expect(conflict.split('\r\n')[0]).toBe('HTTP/1.1 400 PARAM_CONFLICT');
+    const unknown = await asSent(`${plan.login}__country.de:${plan.password}`, '-p', target());
+    expect(unknown.split('\r\n')[0]).toBe('HTTP/1.1 400 UNKNOWN_PARAM');
+    await rawSocks(socksPort, [greeting(0x02), userPass(`${plan.login}__city.paris`, plan.password)]);
+    let usage = gateway.meter.drain().get(plan.planId);
+    expect(usage?.errorsByCode).toEqual({ PARAM_CONFLICT: 1, UNKNOWN_PARAM: 1, PARAM_REQUIRES_COUNTRY: 1 });
+    expect(usage?.requests).toBe(3);
+    // Refused before any byte was relayed: nothing is billed.
+    expect(usage?.bytes ?? 0).toBe(0);
+    // With a wrong password the grammar is not read at all: NO_USER, and no plan's statistics move.
+    const stranger = await asSent(`${plan.login}__cr.de;nocr.fr:Wrong123`, target());
+    expect(stranger.split('\r\n')[0]).toBe('HTTP/1.1 407 NO_USER');
+    usage = gateway.meter.drain().get(plan.planId);
+    expect(usage?.requests ?? 0).toBe(0);
   });
 });

@@ -1,7 +1,13 @@
 import { targetingMessages } from '@bytegate/contracts/targeting';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors.ts';
-import { isTargetFilter, parseProxyUsername, withSavedTargeting } from './username.ts';
+import {
+  decodeCredential,
+  isTargetFilter,
+  loginOf,
+  parseProxyUsername,
+  withSavedTargeting,
+} from './username.ts';
 
 const login = 'a1b2c3d4e5f6a7b8c9d0';
 
@@ -115,6 +121,52 @@ describe('proxy username grammar', () => {
     expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;asn.7922`).params)).toBe(true);
     expect(isTargetFilter(parseProxyUsername(`${login}__cr.us;noasn.7922`).params)).toBe(false);
     expect(isTargetFilter(parseProxyUsername(`${login}__nocr.us`).params)).toBe(false);
+  });
+});
+
+describe('percent-encoded credentials', () => {
+  function decodeError(text: string): { code: string; message: string } | null {
+    try {
+      decodeCredential(text, 'username');
+      return null;
+    } catch (error) {
+      return error instanceof GatewayError ? { code: error.code, message: error.message } : null;
+    }
+  }
+
+  it('decodes escapes once, as a proxy URL carries `;`, `@` or `:`, and leaves plain text alone', () => {
+    const escaped = `${login}__cr.us%3Bstate.texas%3bsessid.job42`;
+    expect(decodeCredential(escaped, 'username')).toBe(`${login}__cr.us;state.texas;sessid.job42`);
+    expect(parseProxyUsername(decodeCredential(escaped, 'username')).params).toEqual({
+      countries: ['US'],
+      states: ['texas'],
+      sessionId: 'job42',
+    });
+    expect(decodeCredential('pa%40ss%3Aword', 'password')).toBe('pa@ss:word');
+    expect(decodeCredential(`${login}__cr.de`, 'username')).toBe(`${login}__cr.de`);
+    // Once only: an escaped escape stays an escape, which the grammar then refuses.
+    expect(decodeCredential(`${login}__cr.us%253Bcity.austin`, 'username')).toBe(
+      `${login}__cr.us%3Bcity.austin`,
+    );
+    expect(errorOf(decodeCredential(`${login}__cr.us%253Bcity.austin`, 'username'))?.code).toBe(
+      'INVALID_VALUE',
+    );
+  });
+
+  it('refuses a malformed escape with INVALID_VALUE, whatever follows', () => {
+    for (const text of [`${login}__cr.us%zz`, `${login}__cr.us%4`, `${login}%`, `${login}__cr.%FF`]) {
+      expect(decodeError(text), text).toEqual({
+        code: 'INVALID_VALUE',
+        message:
+          'The username has a malformed percent-escape: write % as %25, and each escape as % and two hex digits of UTF-8',
+      });
+    }
+    expect(() => decodeCredential('pa%zz', 'password')).toThrow(/^The password has a malformed/);
+  });
+
+  it('finds the login before the targeting, to check the password first', () => {
+    expect(loginOf(`${login}__cr.us;nocr.ca`)).toBe(login);
+    expect(loginOf(login)).toBe(login);
   });
 });
 

@@ -62,7 +62,33 @@ function single(key: string, values: string[]): string {
 }
 
 /**
- * Parses `login__key.value,value;key.value` strictly: an unknown or repeated key, a malformed value, or
+ * A username or password as the client meant it: percent-escapes decoded once (UTF-8), since a proxy URL
+ * carries `;`, `@` or `:` in its credentials escaped (`http://LOGIN__cr.us%3Bsessid.a1:PASSWORD@host`)
+ * and some clients send them on that way instead of decoding them. A malformed escape (`%zz`, a cut
+ * `%4`, bytes that are not UTF-8) is refused rather than guessed at. Our logins and passwords hold no
+ * `%` of their own, so decoding never changes a credential that was sent as it is.
+ */
+export function decodeCredential(text: string, what: 'username' | 'password'): string {
+  if (!text.includes('%')) {
+    return text;
+  }
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw invalid(
+      `The ${what} has a malformed percent-escape: write % as %25, and each escape as % and two hex digits of UTF-8`,
+    );
+  }
+}
+
+/** The login a username starts with (before its `__` and targeting), unchecked. */
+export function loginOf(username: string): string {
+  const separator = username.indexOf('__');
+  return separator === -1 ? username : username.slice(0, separator);
+}
+
+/**
+ * Parses `login__key.value,value;key.value` (already percent-decoded, see decodeCredential) strictly: an unknown or repeated key, a malformed value, or
  * a conflicting combination is an error with its code, never silently ignored (a typo must not bill 2x).
  */
 export function parseProxyUsername(username: string): ParsedUsername {
