@@ -29,6 +29,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('transactions on a PostgreSQL pool
 
   const selectOne = () => handle.db.transaction(async (tx) => tx.execute(sql`select 1 as one`));
 
+  it('runs its sessions without JIT (compiling short queries on large tables costs more than it saves)', async () => {
+    const result = await handle.db.execute(sql`select current_setting('jit') as jit`);
+    expect((result as unknown as { rows: Array<{ jit: string }> }).rows[0]?.jit).toBe('off');
+  });
+
   it('gives the connection back when BEGIN fails, and the pool serves again once the database does', async () => {
     relay.pause();
     await expect(selectOne()).rejects.toThrow();

@@ -3,7 +3,8 @@ import { POOL_TYPES } from './pools.ts';
 import { text } from './text.ts';
 
 // Statistics (issue 19): usage by period, resolution, pool and credential, with what each error means.
-// Dashboard routes (/api/stats/*) and the public API (/api/v1/stats/*) answer the same shapes.
+// Dashboard routes (/api/stats/*) answer these shapes; the public API (/api/v1/stats/*) the same views in
+// its snake_case.
 
 /**
  * Refusals by our own policy: the customer's traffic never met its target, so the success rate leaves

@@ -130,6 +130,10 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       query_timeout: options.queryTimeoutMs ?? 10_000,
       keepAlive: true,
+      // No JIT: our queries are short and indexed, but on large tables the planner's row estimates
+      // pass jit_above_cost and compiling them then takes hundreds of milliseconds (a Statistics
+      // query of 10 ms took 400, bench:stats); nothing here runs long enough to win it back.
+      options: '-c jit=off',
     });
     // An idle connection that drops (a database restart, an administrator's kill) is discarded by the
     // pool and the next query opens a new one; unheard, the pool's 'error' event would end the process.

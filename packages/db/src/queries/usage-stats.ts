@@ -174,6 +174,20 @@ export interface StatsCountsRow {
 
 const num = (column: unknown) => sql<number>`coalesce(sum(${column}), 0)::float8`;
 
+/**
+ * The scope's plans as a table to join on: with `plan_id in (...)` the planner takes every plan's rows
+ * to be as common as the all-credentials key is across the table (half of it), where a plan with
+ * hundreds of proxy users has one `*` row in hundreds; past a few million rows it then scans the whole
+ * table (bench:stats: 450 ms for a customer's 90 days of hosts). Joined one plan at a time, each plan's
+ * estimate is its own and the primary key is used (20 ms).
+ */
+const scopePlans = (planIds: string[]) =>
+  sql`unnest(array[${sql.join(
+    planIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::uuid[]) as scope_plan(id)`;
+const inScope = (column: unknown) => sql`${column} = scope_plan.id`;
+
 /** The counts of each hour (or UTC day) of the range that has any, oldest first. */
 export async function getStatsCounts(
   db: Executor,
@@ -194,14 +208,8 @@ export async function getStatsCounts(
       refusals: num(table.refusals),
     })
     .from(table)
-    .where(
-      and(
-        inArray(table.planId, params.planIds),
-        eq(table.credentialKey, params.credentialKey),
-        gte(at, params.from),
-        lt(at, params.to),
-      ),
-    )
+    .innerJoin(scopePlans(params.planIds), inScope(table.planId))
+    .where(and(eq(table.credentialKey, params.credentialKey), gte(at, params.from), lt(at, params.to)))
     .groupBy(at)
     .orderBy(at);
 }
@@ -219,14 +227,8 @@ export async function getStatsErrorCounts(
   return db
     .select({ at, code: table.code, count: num(table.count) })
     .from(table)
-    .where(
-      and(
-        inArray(table.planId, params.planIds),
-        eq(table.credentialKey, params.credentialKey),
-        gte(at, params.from),
-        lt(at, params.to),
-      ),
-    )
+    .innerJoin(scopePlans(params.planIds), inScope(table.planId))
+    .where(and(eq(table.credentialKey, params.credentialKey), gte(at, params.from), lt(at, params.to)))
     .groupBy(at, table.code)
     .orderBy(at, table.code);
 }
@@ -257,9 +259,9 @@ export async function getStatsHosts(
       errors: num(table.errors),
     })
     .from(table)
+    .innerJoin(scopePlans(params.planIds), inScope(table.planId))
     .where(
       and(
-        inArray(table.planId, params.planIds),
         eq(table.credentialKey, params.credentialKey),
         gte(table.day, params.from),
         lt(table.day, params.to),
