@@ -7,7 +7,7 @@
 //   proxy-chain  the proxy-chain npm package (installed into bench/gateway/.cache by the bench).
 // Usage: runner.ts <mode> <open ports, comma separated> [proxy-chain node_modules dir]
 import { createRequire } from 'node:module';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import {
   ClientConnection,
   connectTarget,
@@ -102,7 +102,8 @@ async function runBare(): Promise<Ports> {
         const key = `${url.host}|${url.port}`;
         let target = pool.take(key, exchange);
         if (!target) {
-          const fresh = connect({ host: url.host, port: url.port });
+          // As the gateway's forward path: read into reused memory (relay.ts).
+          const fresh = connectTarget({ host: url.host, port: url.port });
           fresh.setNoDelay(true);
           target = pool.adopt(fresh, key, exchange);
         }

@@ -115,7 +115,7 @@ export class ForwardExchange implements TargetOwner {
   } | null = null;
 
   constructor(
-    private readonly client: Socket,
+    readonly client: Socket,
     private readonly request: ForwardRequest,
     private readonly pool: TargetPool,
     private readonly events: ExchangeEvents,
@@ -192,6 +192,18 @@ export class ForwardExchange implements TargetOwner {
       this.pipelined = Buffer.concat([this.pipelined, chunk.subarray(used)]);
       this.client.pause();
     }
+  }
+
+  /**
+   * The body streams on to the client: its bytes may come as views of the target reader's reused
+   * memory (relay.ts), which only go to the client's writes (or are copied when held back).
+   */
+  takesViews(): boolean {
+    return this.responseBody !== null && this.starved === null && !this.finished && !this.client.destroyed;
+  }
+
+  mayRead(): boolean {
+    return this.starved === null && !this.client.writableNeedDrain;
   }
 
   onData(chunk: Buffer): void {

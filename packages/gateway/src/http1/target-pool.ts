@@ -1,10 +1,17 @@
 import type { Socket } from 'node:net';
+import { type ReadConsumer, targetReaderOf } from '../tunnel/relay.ts';
 
 /** What a target connection's bytes and end are handed to while an exchange owns it. */
 export interface TargetOwner {
   onData(chunk: Buffer): void;
   onEnd(): void;
   onClose(): void;
+  /** The response body streams on to the client: bytes may come as views of reused memory. */
+  takesViews?(): boolean;
+  /** The client socket those views are written to. */
+  client?: Socket;
+  /** Reading may go on (no backpressure from the client, no wait for traffic). */
+  mayRead?(): boolean;
 }
 
 /** An idle keep-alive connection is closed after this. */
@@ -16,7 +23,7 @@ const MAX_IDLE_PER_KEY = 256;
  * A connection to a target (directly or through an upstream exit's tunnel) that forward requests
  * take turns on. Its listeners are set once and hand everything to its current owner.
  */
-export class TargetConnection {
+export class TargetConnection implements ReadConsumer {
   owner: TargetOwner | null = null;
   /** It carried an exchange before: a failure before any answer may be the keep-alive race. */
   isReused = false;
@@ -26,7 +33,13 @@ export class TargetConnection {
     readonly key: string,
     private readonly pool: TargetPool,
   ) {
-    socket.on('data', this.onData);
+    // A socket from connectTarget reads into reused memory and hands its reads here; others emit 'data'.
+    const reader = targetReaderOf(socket);
+    if (reader) {
+      reader.consumeWith(this);
+    } else {
+      socket.on('data', this.onData);
+    }
     socket.on('end', this.onEnd);
     socket.on('error', this.onProblem);
     // Idle in the pool or waiting for an answer: the timer is re-armed per use, the listener is set once.
@@ -34,7 +47,24 @@ export class TargetConnection {
     socket.on('close', this.onClose);
   }
 
-  private onData = (chunk: Buffer): void => {
+  takesViews(): boolean {
+    return this.owner?.takesViews?.() === true;
+  }
+
+  sink(): Socket | null {
+    return this.owner?.client ?? null;
+  }
+
+  mayRead(): boolean {
+    return this.owner?.mayRead?.() ?? true;
+  }
+
+  /** Going idle in the pool: a large read buffer it took while streaming goes back. */
+  settle(): void {
+    targetReaderOf(this.socket)?.settle();
+  }
+
+  onData = (chunk: Buffer): void => {
     if (this.owner) {
       this.owner.onData(chunk);
     } else {
@@ -58,6 +88,7 @@ export class TargetConnection {
   detach(): Socket {
     const { socket } = this;
     this.owner = null;
+    targetReaderOf(socket)?.consumeWith(null);
     socket.off('data', this.onData);
     socket.off('end', this.onEnd);
     socket.off('error', this.onProblem);
@@ -99,6 +130,7 @@ export class TargetPool {
       connection.socket.destroy();
       return;
     }
+    connection.settle();
     list.push(connection);
     this.idle.set(connection.key, list);
     connection.socket.setTimeout(IDLE_MS);

@@ -142,7 +142,8 @@ class ForwardFlow implements ExchangeEvents {
       exchange.start(this.connection, bytes);
       return;
     }
-    const opened = this.dialer.open(exit, this.address, this.port, false);
+    // Read into reused memory (relay.ts): a response body streams on without an allocation per read.
+    const opened = this.dialer.open(exit, this.address, this.port, true);
     if (!(opened instanceof Promise)) {
       // A direct exit: the request waits in the connecting socket.
       this.connection = ctx.targetPool.adopt(opened, key, exchange);

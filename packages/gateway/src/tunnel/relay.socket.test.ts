@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { connectTarget, relay, relayLimits } from './relay.ts';
+import { connectTarget, type ReadConsumer, relay, relayLimits, targetReaderOf } from './relay.ts';
 
 // The relay on its own, between real sockets: a "proxy" server whose accepted client is relayed to a
 // target opened with connectTarget, as the CONNECT and SOCKS5 listeners do after their handshakes.
@@ -140,5 +141,85 @@ describe('tunnel relay', () => {
     client.write(upload);
     expect((await received).toString()).toBe(sha256(upload));
     await closed;
+  });
+
+  it('reads a forward target into other memory while a write still holds a view of its own buffer', async () => {
+    // A forward request's target connection (consumer mode): body bytes go on as views of the reader's
+    // own buffer. The first answer's last view is still in a write to its client when the connection
+    // passes to the next exchange (a kept-alive target back in the pool): the next answer must not be
+    // read into that memory, or the first client would get the second's bytes.
+    const first = randomBytes(3 * 1024 * 1024);
+    const second = randomBytes(3 * 1024 * 1024);
+    const targetPort = await listen((socket) => {
+      socket.once('data', () => {
+        socket.write(first);
+        socket.once('data', () => socket.end(second));
+      });
+    });
+    // The first client: a write is done once its bytes are copied (as the kernel does), except the
+    // answer's last write, held until the test lets it go (a client that stopped reading at the end).
+    const slowReceived: Buffer[] = [];
+    let held: { chunk: Buffer; done: () => void } | null = null;
+    let firstLeft = first.length;
+    const slowSink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (firstLeft > 0) {
+          slowReceived.push(Buffer.from(chunk));
+          done();
+        } else {
+          held = { chunk, done };
+        }
+      },
+    }) as unknown as Socket;
+    const fastReceived: Buffer[] = [];
+    let current: 'first' | 'second' = 'first';
+    let lastWasView = false;
+    let viewsWhileHeld = 0;
+    const target = connectTarget({ host: '127.0.0.1', port: targetPort });
+    const ended = new Promise((resolve) => target.once('end', resolve));
+    const consumer: ReadConsumer = {
+      onData: (chunk) => {
+        const isView = lastWasView;
+        lastWasView = false;
+        if (current === 'second') {
+          fastReceived.push(Buffer.from(chunk));
+          return;
+        }
+        firstLeft -= chunk.length;
+        if (firstLeft > 0) {
+          slowSink.write(chunk);
+          return;
+        }
+        expect(isView).toBe(true);
+        slowSink.write(chunk);
+        // The first answer is whole: the connection goes on to the next request at once, as a pooled
+        // target does (the exchange's release resumes it).
+        current = 'second';
+        setImmediate(() => {
+          target.write('next');
+          target.resume();
+        });
+      },
+      takesViews: () => {
+        lastWasView = true;
+        if (held) {
+          viewsWhileHeld += 1;
+        }
+        return true;
+      },
+      sink: () => (current === 'first' ? slowSink : null),
+      mayRead: () => true,
+    };
+    targetReaderOf(target)?.consumeWith(consumer);
+    target.once('connect', () => target.write('go'));
+    await ended;
+    expect(Buffer.concat(fastReceived).equals(second)).toBe(true);
+    expect(viewsWhileHeld).toBe(0);
+    // The held write's bytes are read only now: they were never overwritten.
+    const last = held as { chunk: Buffer; done: () => void } | null;
+    expect(last).not.toBeNull();
+    slowReceived.push(Buffer.from(last?.chunk ?? Buffer.alloc(0)));
+    last?.done();
+    expect(sha256(Buffer.concat(slowReceived))).toBe(sha256(first));
   });
 });

@@ -47,6 +47,22 @@ function giveBack(buffer: Buffer, isHeld: boolean): void {
 export type Allow = ((bytes: number) => number) & { wait?: () => Promise<void> | null };
 
 const UNLIMITED: Allow = (bytes) => bytes;
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Who reads a target socket that carries forward requests (a TargetConnection) rather than a tunnel:
+ * it gets what the socket reads, as a copy it may keep, or, while it streams a response body on to a
+ * client (`takesViews`), as a view of reused memory that it only writes to `sink` (or copies).
+ */
+export interface ReadConsumer {
+  onData(chunk: Buffer): void;
+  /** A view written to the client now would be all that is done with it. */
+  takesViews(): boolean;
+  /** The client socket views are written to. */
+  sink(): Socket | null;
+  /** Reading may go on once a view's write has flushed (no backpressure or waiting for traffic). */
+  mayRead(): boolean;
+}
 
 /** Reads one target socket into reused memory and writes what it reads to the client (the sink). */
 class TargetReader {
@@ -62,10 +78,28 @@ class TargetReader {
   private releasing = false;
   /** Waiting for traffic (Allow.wait): reading stays stopped whatever the sink does. */
   private starved = false;
+  /** Forward requests' reads go to this, not to a sink (see ReadConsumer). */
+  private consumer: ReadConsumer | null = null;
+  /** A write of a view of the own buffer has not flushed: nothing is read into it meanwhile. */
+  private viewHeld = false;
 
-  nextBuffer = (): Buffer => this.own ?? SHARED;
+  nextBuffer = (): Buffer => (this.viewHeld ? SHARED : (this.own ?? SHARED));
+
+  /** Reads go to `consumer` from now on (null: to the relay's sink, once it starts). */
+  consumeWith(consumer: ReadConsumer | null): void {
+    this.consumer = consumer;
+  }
+
+  /** The socket goes quiet (an idle keep-alive connection): its own buffer goes back to the pool. */
+  settle(): void {
+    this.releasing = true;
+    this.releaseIfQuiet();
+  }
 
   onRead = (length: number, buffer: Buffer): boolean => {
+    if (this.consumer) {
+      return this.consume(this.consumer, length, buffer);
+    }
     const allowed = this.sink ? this.allow(length) : length;
     const more = allowed < length ? this.allow.wait?.() : null;
     if (more) {
@@ -113,6 +147,49 @@ class TargetReader {
     return flushed;
   };
 
+  /**
+   * A read for a forward request's consumer: a streamed body goes on as a view of the own buffer, and
+   * reading stops until its write has flushed; anything else (heads, small reads) is a copy to keep.
+   */
+  private consume(consumer: ReadConsumer, length: number, buffer: Buffer): boolean {
+    if (buffer === this.own && consumer.takesViews()) {
+      if (length < QUIET_READ) {
+        this.releasing = true;
+      }
+      // The client the view is written to, asked first: handing it on may end the exchange.
+      const sink = consumer.sink();
+      consumer.onData(buffer.subarray(0, length));
+      if (sink && !sink.destroyed && sink.writableLength > 0) {
+        // Nothing is read into the own buffer until the write holding the view has flushed: an empty
+        // write's callback comes after every write before it (after the end, the sink's close does).
+        this.viewHeld = true;
+        if (sink.writableEnded) {
+          sink.once('close', this.afterViewFlushed);
+        } else {
+          sink.write(EMPTY, this.afterViewFlushed);
+        }
+        return false;
+      }
+      this.releaseIfQuiet();
+      return true;
+    }
+    const copy = Buffer.allocUnsafe(length);
+    buffer.copy(copy, 0, 0, length);
+    if (length >= STREAMING_READ && !this.own && !this.viewHeld) {
+      this.own = takeBuffer();
+    }
+    consumer.onData(copy);
+    return true;
+  }
+
+  private afterViewFlushed = (): void => {
+    this.viewHeld = false;
+    this.releaseIfQuiet();
+    if (!this.socket.destroyed && this.consumer?.mayRead() !== false) {
+      this.socket.resume();
+    }
+  };
+
   /** Writes to the sink; false (stop reading) while the bytes are not all handed to the kernel. */
   private write(chunk: Buffer): boolean {
     const sink = this.sink as Socket;
@@ -150,6 +227,10 @@ class TargetReader {
   };
 
   private releaseIfQuiet(): void {
+    if (this.viewHeld) {
+      // A write still holds the own buffer: it goes back once that has flushed.
+      return;
+    }
     if (this.releasing && this.own) {
       giveBack(this.own, false);
       this.own = null;
@@ -159,6 +240,7 @@ class TargetReader {
 
   /** Starts relaying to the client: first what the target sent early, then the rest as it comes. */
   start(sink: Socket, allow: Allow): void {
+    this.consumer = null;
     this.sink = sink;
     this.allow = allow;
     const early = this.early;
@@ -173,13 +255,18 @@ class TargetReader {
 
   closed(): void {
     if (this.own) {
-      giveBack(this.own, this.waiting);
+      giveBack(this.own, this.waiting || this.viewHeld);
     }
     this.own = null;
   }
 }
 
 const readers = new WeakMap<Socket, TargetReader>();
+
+/** The reader of a socket opened by connectTarget (a forward request's TargetConnection consumes it). */
+export function targetReaderOf(socket: Socket): Pick<TargetReader, 'consumeWith' | 'settle'> | undefined {
+  return readers.get(socket);
+}
 
 /** Opens a TCP connection to a target whose bytes `relay` can carry without an allocation per read. */
 export function connectTarget(options: TcpNetConnectOpts): Socket {
