@@ -72,9 +72,16 @@ export function ownFdLimit(): number {
   return soft === 'unlimited' ? WANTED_FDS : Number(soft) || 1024;
 }
 
-function spawnWithFds(command: string, args: string[], cwd: string | undefined, stdout: 'pipe' | 'ignore') {
+function spawnWithFds(
+  command: string,
+  args: string[],
+  cwd: string | undefined,
+  stdout: 'pipe' | 'ignore',
+  env?: NodeJS.ProcessEnv,
+) {
   const child = spawn('sh', ['-c', `${RAISE_FDS}; exec "$@"`, 'sh', command, ...args], {
     cwd,
+    ...(env ? { env } : {}),
     stdio: ['ignore', stdout, 'pipe'],
     detached: true,
   });
@@ -126,13 +133,19 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** Starts a program that listens on a port and waits until the port accepts connections. */
-export async function spawnListening(command: string, args: string[], port: number): Promise<ChildProcess> {
-  const child = spawnWithFds(command, args, undefined, 'ignore');
+export async function spawnListening(
+  command: string,
+  args: string[],
+  port: number,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; withinMs?: number } = {},
+): Promise<ChildProcess> {
+  const child = spawnWithFds(command, args, options.cwd, 'ignore', options.env);
   let errors = '';
   child.stderr?.on('data', (chunk) => {
     errors = `${errors}${chunk}`.slice(-4000);
   });
-  const deadline = Date.now() + 20_000;
+  const withinMs = options.withinMs ?? 20_000;
+  const deadline = Date.now() + withinMs;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`${command} exited (${child.exitCode}): ${errors.trim().slice(-300)}`);
@@ -142,7 +155,9 @@ export async function spawnListening(command: string, args: string[], port: numb
     }
     if (Date.now() > deadline) {
       stop(child);
-      throw new Error(`${command} did not listen on ${port} within 20 s: ${errors.trim().slice(-300)}`);
+      throw new Error(
+        `${command} did not listen on ${port} within ${withinMs / 1000} s: ${errors.trim().slice(-300)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

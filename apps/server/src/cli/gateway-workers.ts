@@ -26,6 +26,12 @@ export function startGatewayWorkers(
   config: Config,
   log: Pick<FastifyBaseLogger, 'info' | 'error'>,
 ): RunningPart & { pids(): number[] } {
+  // Each worker accepts from the shared listening socket itself (the kernel spreads connections), not
+  // the primary accepting every connection and handing it over: that hand-off cost about 240 µs of CPU
+  // per connection and made 2 workers slower than 1 (bench:workers). NODE_CLUSTER_SCHED_POLICY=rr, Node's
+  // own setting, still chooses the hand-off.
+  cluster.schedulingPolicy =
+    process.env.NODE_CLUSTER_SCHED_POLICY === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE;
   const workers = new Map<number, Worker>();
   let isStopping = false;
   const fork = (number: number) => {
