@@ -7,6 +7,7 @@ import type { SessionDirectory } from '../shared-state.ts';
 import type { Exit, GatewayStore, PlanAccess, ProxyUserAccess } from '../store.ts';
 import { Deadlines } from './deadlines.ts';
 import type { ExitHealth } from './exit-health.ts';
+import { isLocalPortTaken, LocalPorts } from './local-ports.ts';
 import { connectTarget } from './relay.ts';
 import { connectViaUpstream } from './upstream.ts';
 
@@ -42,7 +43,12 @@ export function limitConnectTime(socket: Socket, timeoutMs: number, health?: Exi
     return;
   }
   const startedAt = Date.now();
-  const onError = (error: Error) => health.failed(exitId, error);
+  // A local port taken towards this target says nothing of the exit: the dialer tries another port.
+  const onError = (error: Error) => {
+    if (!isLocalPortTaken(error)) {
+      health.failed(exitId, error);
+    }
+  };
   socket.once('error', onError);
   socket.once('connect', () => {
     deadlines.delete(socket);
@@ -50,6 +56,11 @@ export function limitConnectTime(socket: Socket, timeoutMs: number, health?: Exi
     health.opened(exitId, Date.now() - startedAt);
   });
 }
+
+/** Ports for exits bound to a local address (local-ports.ts): chosen here, not searched by bind(). */
+export const localPorts = new LocalPorts();
+/** A connection whose local port was taken towards its target is tried again this often on other ports. */
+const PORT_TRIES = 3;
 
 /** Connect deadlines by their length (one per setting in use), each on one timer. */
 const connectDeadlinesByLength = new Map<number, Deadlines<Socket>>();
@@ -112,7 +123,10 @@ export function openExit(
       },
     );
   }
-  const target = { host: address, port, localAddress: exit.localAddress };
+  const { localAddress } = exit;
+  const target = localAddress
+    ? { host: address, port, localAddress, localPort: localPorts.take(localAddress) }
+    : { host: address, port };
   const socket = options.isForRelay ? connectTarget(target) : connect(target);
   socket.setNoDelay(true);
   limitConnectTime(socket, timeoutMs, health, exit.id);
@@ -215,8 +229,16 @@ export class ExitDialer implements StickyChoice {
     }
   }
 
-  private openConnected(exit: Exit, address: string, port: number): Promise<Socket> {
-    const opened = this.open(exit, address, port, true);
-    return opened instanceof Promise ? opened : whenConnected(opened);
+  private async openConnected(exit: Exit, address: string, port: number): Promise<Socket> {
+    for (let tries = 1; ; tries++) {
+      const opened = this.open(exit, address, port, true);
+      try {
+        return await (opened instanceof Promise ? opened : whenConnected(opened));
+      } catch (error) {
+        if (tries >= PORT_TRIES || !isLocalPortTaken(error)) {
+          throw error;
+        }
+      }
+    }
   }
 }

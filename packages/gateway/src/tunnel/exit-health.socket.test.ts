@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
 import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 import { curl, freePort } from '../testing/sockets.ts';
+import { localPorts } from './exit-dialer.ts';
 import { ExitHealth } from './exit-health.ts';
 import { parseUpstreamUrl } from './upstream.ts';
 
@@ -116,6 +117,37 @@ describe('exit health from real traffic', () => {
     expect(unbindable).toMatchObject({ connects: 0, failures: 2 });
     expect(unbindable?.lastError).toMatch(/EADDRNOTAVAIL/);
     expect(counted.has('us-ok')).toBe(false);
+  });
+
+  it('chooses the local ports of a bound exit itself, and tries the next when one is taken towards the target', async () => {
+    gateway.exitHealth.drain();
+    // Many tunnels in a row through the exit bound to 127.0.0.2: each from its own port, none searched by bind().
+    for (let i = 0; i < 20; i++) {
+      expect(await curl(['-p', '-x', proxy('us'), originUrl()])).toMatchObject({
+        status: 200,
+        body: 'from 127.0.0.2',
+      });
+    }
+    // The port the gateway would take next is held towards the same target by another socket: connect
+    // fails with EADDRNOTAVAIL, and the next port is tried; the exit has not failed.
+    const next = localPorts.peek('127.0.0.2') as number;
+    const squatter = connect({
+      host: '127.0.0.1',
+      port: originPort,
+      localAddress: '127.0.0.2',
+      localPort: next,
+    });
+    await new Promise((resolve) => squatter.once('connect', resolve));
+    try {
+      expect(await curl(['-p', '-x', proxy('us'), originUrl()])).toMatchObject({
+        status: 200,
+        body: 'from 127.0.0.2',
+      });
+      expect(localPorts.peek('127.0.0.2')).toBe(next + 2);
+    } finally {
+      squatter.destroy();
+    }
+    expect(gateway.exitHealth.drain().get('us-ok')).toMatchObject({ connects: 21, failures: 0 });
   });
 
   it('reports the connections this process holds open', async () => {
