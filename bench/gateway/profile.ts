@@ -3,9 +3,9 @@
 //   node --import tsx bench/gateway/profile.ts <connect|socks|forward|newconnect|newsocks> [bytegate|bare] [seconds]
 // newconnect and newsocks: 50 loops of a new connection, CONNECT or SOCKS5, one GET, close (newconn.c).
 // The .cpuprofile stays in the printed folder (open it in Chrome DevTools or speedscope).
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bulkThroughput, wrk } from './clients.ts';
 import { BENCH_LOGIN, BENCH_PASSWORD } from './config.ts';
