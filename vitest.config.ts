@@ -25,7 +25,11 @@ export default defineConfig({
       {
         test: {
           name: 'gateway',
-          include: ['packages/gateway/src/**/*.socket.test.ts', 'docs-tests/**/*.socket.test.ts'],
+          include: [
+            'packages/gateway/src/**/*.socket.test.ts',
+            'docs-tests/**/*.socket.test.ts',
+            'bench/**/*.socket.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
         },
