@@ -92,7 +92,9 @@ export async function startMatrix(): Promise<Matrix> {
   );
   const ports = { http: await listen(http), https: await listen(tls), ws: await listen(ws) };
   const exit = { id: 'dc-1', kind: 'direct', poolType: 'datacenter', localAddress: '127.0.0.2' } as Exit;
-  const gateway: Gateway = createGateway(new InMemoryGatewayStore().addPlan(plan).addExit(exit), {
+  // The plan allowlists the relays' address too, for a client that comes in without credentials (Chromium).
+  const store = new InMemoryGatewayStore().addPlan(plan, ['127.0.0.1']).addExit(exit);
+  const gateway: Gateway = createGateway(store, {
     host: '127.0.0.1',
     httpPort: 0,
     socksPort: 0,
