@@ -21,9 +21,7 @@ for (const { entry, skip } of planned) {
   }
 }
 if (isFull) {
-  console.warn(
-    'NOT IN THE MATRIX YET: Scrapy (not in Debian 12, and PyPI is out of reach here) and curl 8 on ws:// (Debian 12 has curl 7.88).',
-  );
+  console.warn('NOT IN THE MATRIX: curl 8 on ws:// (Debian 12 has curl 7.88, without WebSocket support).');
 }
 
 let matrix: Matrix;

@@ -59,6 +59,23 @@ print(requests.get(env["${target}Origin"] + "${REQUEST_PATH}", proxies={"http": 
 `;
 const httpProxyExpr = `f"http://{env['login']}:{env['password']}@{env['httpProxy']['host']}:{env['httpProxy']['port']}"`;
 
+const scrapyScript = (target: 'http' | 'https') => `
+import scrapy
+from scrapy.crawler import CrawlerProcess
+proxy = ${httpProxyExpr}
+out = []
+class One(scrapy.Spider):
+    name = "one"
+    def start_requests(self):
+        yield scrapy.Request(env["${target}Origin"] + "${REQUEST_PATH}", meta={"proxy": proxy}, dont_filter=True)
+    def parse(self, response):
+        out.append(response.text)
+process = CrawlerProcess(settings={"LOG_ENABLED": False, "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False})
+process.crawl(One)
+process.start()
+print(out[0] if out else "no answer", end="")
+`;
+
 export const programClients: ClientCase[] = [
   ...(['http', 'https'] as const).map(
     (target): ClientCase => ({
@@ -252,4 +269,14 @@ socket.close()
 `,
     ),
   },
+  // Scrapy takes the proxy's login from the URL in the request's meta (HttpProxyMiddleware).
+  ...(['http', 'https'] as const).map(
+    (target): ClientCase => ({
+      client: 'Scrapy',
+      path: target === 'http' ? 'http forward' : 'https via CONNECT',
+      target,
+      unavailable: needs(['scrapy'], 'scrapy'),
+      run: python(['scrapy'], scrapyScript(target)),
+    }),
+  ),
 ];
