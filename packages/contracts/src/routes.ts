@@ -7,8 +7,6 @@ export const HELP_ARTICLE_PATHS = [
   '/help/troubleshooting',
   '/help/tutorials/simpleproxy',
   '/help/tutorials/axios',
-  '/help/tutorials/python',
-  '/help/tutorials/browsers',
   '/help/blocked-websites',
   '/help/port-access',
   '/help/connection-types',
@@ -22,6 +20,8 @@ export const HELP_ARTICLE_PATHS = [
   '/help/two-factor-authentication',
   '/help/notifications',
   '/help/webhooks',
+  '/help/tutorials/python',
+  '/help/tutorials/browsers',
 ] as const;
 
 /**
