@@ -40,6 +40,9 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts'],
           exclude: ['apps/server/src/**/*.unit.test.ts'],
           environment: 'node',
+          // Two files at a time even on 2 cores (vitest's default there is one): these suites mostly wait
+          // on PostgreSQL, Redis, sockets and timers, so a second file halves their time.
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -78,15 +78,18 @@ class Client {
   /** What arrived and is not yet part of an answer read: pieces, joined only once an answer is whole. */
   private pieces: Buffer[] = [];
   private total = 0;
+  private reads = 0;
   private waiting: (() => void) | null = null;
 
   constructor(private readonly slow: boolean) {
     this.socket.on('data', (chunk: Buffer) => {
       this.pieces.push(chunk);
       this.total += chunk.length;
-      if (this.slow && Math.random() < 0.05) {
+      // A slow client stops now and then (every 64th read, for 20 ms), as the relay's tests do.
+      this.reads += 1;
+      if (this.slow && this.reads % 64 === 0) {
         this.socket.pause();
-        setTimeout(() => this.socket.resume(), 5);
+        setTimeout(() => this.socket.resume(), 20);
       }
       this.waiting?.();
     });

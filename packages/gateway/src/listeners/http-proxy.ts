@@ -10,7 +10,7 @@ import type { ClientSession } from '../client-session.ts';
 import { countConnection } from '../counters.ts';
 import { type EngineContext, refuseHttp } from '../engine-context.ts';
 import { GatewayError } from '../errors.ts';
-import { ClientConnection } from '../http1/client-connection.ts';
+import { ClientConnection, type ClientConnectionHandlers } from '../http1/client-connection.ts';
 import { headerValue, type RequestHead } from '../http1/messages.ts';
 import { resolveTarget, type Target } from '../policy/resolve-target.ts';
 import { CONNECT_ESTABLISHED } from '../replies.ts';
@@ -23,17 +23,35 @@ import { handleForward } from './forward.ts';
  * read by a ClientConnection; CONNECT opens a tunnel (below), absolute-form requests go to forward.ts.
  */
 export function handleHttpConnection(ctx: EngineContext, session: ClientSession): void {
-  const { socket } = session;
   session.httpReader = new ClientConnection(
-    socket,
-    {
-      onConnect: (head, rest) => void handleConnect(ctx, session, head, rest),
-      onForward: (client, head, rest) => void handleForward(ctx, session, client, head, rest),
-      onMalformed: (message) => refuseHttp(ctx, socket, new GatewayError('BAD_REQUEST', message), null),
-      onTooLarge: (message) => refuseHttp(ctx, socket, new GatewayError('HEAD_TOO_LARGE', message), null),
-    },
+    session.socket,
+    new HttpConnectionHandlers(ctx, session),
     session.hasNoDelay,
   );
+}
+
+/** What one connection's request heads lead to: methods, not closures made for each connection. */
+class HttpConnectionHandlers implements ClientConnectionHandlers {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly session: ClientSession,
+  ) {}
+
+  onConnect(head: RequestHead, rest: Buffer): void {
+    void handleConnect(this.ctx, this.session, head, rest);
+  }
+
+  onForward(client: ClientConnection, head: RequestHead, rest: Buffer): void {
+    void handleForward(this.ctx, this.session, client, head, rest);
+  }
+
+  onMalformed(message: string): void {
+    refuseHttp(this.ctx, this.session.socket, new GatewayError('BAD_REQUEST', message), null);
+  }
+
+  onTooLarge(message: string): void {
+    refuseHttp(this.ctx, this.session.socket, new GatewayError('HEAD_TOO_LARGE', message), null);
+  }
 }
 
 function parseAuthority(authority: string | undefined): Target | null {

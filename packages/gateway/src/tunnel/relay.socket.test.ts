@@ -148,6 +148,10 @@ describe('tunnel relay', () => {
     // own buffer. The first answer's last view is still in a write to its client when the connection
     // passes to the next exchange (a kept-alive target back in the pool): the next answer must not be
     // read into that memory, or the first client would get the second's bytes.
+    relayLimits.forwardViews = true;
+    onTestFinished(() => {
+      relayLimits.forwardViews = false;
+    });
     const first = randomBytes(3 * 1024 * 1024);
     const second = randomBytes(3 * 1024 * 1024);
     const targetPort = await listen((socket) => {
