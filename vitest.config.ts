@@ -12,6 +12,7 @@ export default defineConfig({
         plugins: [markdownPlugin()],
         test: {
           name: 'unit',
+          sequence: { groupOrder: 2 },
           include: [
             'packages/**/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
@@ -25,6 +26,7 @@ export default defineConfig({
       {
         test: {
           name: 'gateway',
+          sequence: { groupOrder: 1 },
           include: [
             'packages/gateway/src/**/*.socket.test.ts',
             'docs-tests/**/*.socket.test.ts',
@@ -43,6 +45,8 @@ export default defineConfig({
           // Two files at a time even on 2 cores (vitest's default there is one): these suites mostly wait
           // on PostgreSQL, Redis, sockets and timers, so a second file halves their time.
           maxWorkers: 2,
+          // Projects with their own worker count run as groups of their own, one group after another.
+          sequence: { groupOrder: 0 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -50,6 +54,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
