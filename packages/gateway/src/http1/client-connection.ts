@@ -50,6 +50,8 @@ export class ClientConnection {
   private isClosing = false;
   /** The socket's idle timeout is set (a kept-alive connection waiting for its next request). */
   private isIdleTimerSet = false;
+  /** Its idle timeout destroys it: the listener is added at the first wait, once for its life. */
+  private isTimeoutHandled = false;
 
   constructor(
     readonly socket: Socket,
@@ -93,8 +95,10 @@ export class ClientConnection {
     if (this.buffered.length > 0) {
       this.startHeadDeadline();
     } else {
-      if (this.socket.listenerCount('timeout') === 0) {
-        // Set up once, for the connection's life; each wait only re-arms the timer.
+      if (!this.isTimeoutHandled) {
+        // Set up once, for the connection's life; each wait only re-arms the timer. (Not read off the
+        // socket's listeners: another 'timeout' listener there must not stand in for this one.)
+        this.isTimeoutHandled = true;
         this.socket.on('timeout', destroySocket);
       }
       this.isIdleTimerSet = true;
