@@ -17,20 +17,16 @@ import {
   childFdLimit,
   commandVersion,
   ensureDebianPackage,
-  ensureProxyChain,
+  firstLine,
   groupCpuMs,
-  hasCommand,
   ownFdLimit,
-  proxyChainVersion,
   rssKb,
   spawnReady,
-  startDante,
-  startSquid,
-  startTinyproxy,
   stop,
   stopAll,
 } from './processes.ts';
 import { appliesTo, type Measured, type Run, report, type Subject, type Workload } from './report.ts';
+import { startSubjects } from './subjects.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = fileURLToPath(new URL('./.cache', import.meta.url));
@@ -48,7 +44,8 @@ const WANTED_IDLE_TUNNELS = 10_000;
 const NEW_CONNECTIONS = 50;
 const NEW_SECONDS = 3;
 const NEW_ROUNDS = 3;
-const WATCHDOG_MS = 8 * 60_000;
+// An earlier checkout beside this one (BENCH_GATEWAY_BEFORE) is one more subject in every workload.
+const WATCHDOG_MS = (process.env.BENCH_GATEWAY_BEFORE ? 12 : 8) * 60_000;
 
 // Each idle tunnel holds two descriptors in the proxy (client side and target side).
 const FD_LIMIT = Math.min(childFdLimit(), ownFdLimit());
@@ -83,8 +80,6 @@ const run: Run = {
 };
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
-const firstLine = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 function slot(name: string, workload: Workload): Measured {
   let byWorkload = measured.get(name);
@@ -233,155 +228,6 @@ async function measureIdle(subject: Subject): Promise<void> {
   }
 }
 
-const runner = (mode: string, openPorts: string) =>
-  spawnReady<{ httpPort: number; socksPort?: number }>(
-    process.execPath,
-    ['--import', 'tsx', 'bench/gateway/runner.ts', mode, openPorts, join(cacheDir, 'node_modules')],
-    root,
-  );
-
-async function startSubjects(): Promise<void> {
-  const openPorts = [origin.bulk, origin.http, origin.idle, ...(newconn ? [newconn.port] : [])].join(',');
-  subjects.push({ name: 'direct', kind: 'baseline' });
-  const nodeProxies: Array<[string, Subject['kind'], string, Partial<Subject>]> = [
-    ['bytegate', 'ours', 'bytegate', { auth: true }],
-    ['bare relay', 'reference', 'bare', {}],
-  ];
-  for (const [name, kind, mode, extra] of nodeProxies) {
-    try {
-      const started = await runner(mode, openPorts);
-      subjects.push({
-        name,
-        kind,
-        child: started.child,
-        pid: started.child.pid,
-        httpPort: started.ready.httpPort,
-        ...(started.ready.socksPort ? { socksPort: started.ready.socksPort } : {}),
-        ...extra,
-      });
-    } catch (error) {
-      subjects.push({ name, kind, unavailable: `could not start: ${firstLine(error)}` });
-    }
-  }
-  // BENCH_GATEWAY_BEFORE=<another checkout>: its gateway runs beside this one in the same run (the
-  // checkout's bench/gateway/runner.ts must import its own packages/gateway), for before/after figures.
-  const before = process.env.BENCH_GATEWAY_BEFORE;
-  if (before) {
-    try {
-      const started = await spawnReady<{ httpPort: number; socksPort?: number }>(
-        process.execPath,
-        ['--import', 'tsx', join(before, 'bench/gateway/runner.ts'), 'bytegate', openPorts],
-        before,
-      );
-      subjects.push({
-        name: 'bytegate before',
-        kind: 'reference',
-        child: started.child,
-        pid: started.child.pid,
-        httpPort: started.ready.httpPort,
-        auth: true,
-        ...(started.ready.socksPort ? { socksPort: started.ready.socksPort } : {}),
-      });
-    } catch (error) {
-      subjects.push({
-        name: 'bytegate before',
-        kind: 'reference',
-        unavailable: `could not start: ${firstLine(error)}`,
-      });
-    }
-  }
-  const bytegate = subjects.find((subject) => subject.name === 'bytegate');
-  if (bytegate && !bytegate.unavailable && bytegate.socksPort === undefined) {
-    notes.push('TODO gateway SOCKS5: not built yet (createGateway answered no socksPort)');
-  }
-
-  const squidMissing = ensureDebianPackage('squid', 'squid');
-  if (squidMissing) {
-    subjects.push({ name: 'squid', kind: 'peer', unavailable: `not available: ${squidMissing}` });
-  } else {
-    versions.push(`squid ${commandVersion('squid', ['-v'], /Version (\S+)/)}`);
-    try {
-      const squid = await startSquid(work, FD_LIMIT);
-      subjects.push({
-        name: 'squid',
-        kind: 'peer',
-        child: squid.child,
-        pid: squid.child.pid,
-        httpPort: squid.port,
-      });
-    } catch (error) {
-      subjects.push({ name: 'squid', kind: 'peer', unavailable: `not available: ${firstLine(error)}` });
-    }
-  }
-
-  const chainMissing = ensureProxyChain(cacheDir);
-  if (chainMissing) {
-    subjects.push({ name: 'proxy-chain', kind: 'peer', unavailable: `not available: ${chainMissing}` });
-  } else {
-    versions.push(`proxy-chain ${proxyChainVersion(cacheDir)}`);
-    try {
-      const chain = await runner('proxy-chain', openPorts);
-      subjects.push({
-        name: 'proxy-chain',
-        kind: 'peer',
-        child: chain.child,
-        pid: chain.child.pid,
-        httpPort: chain.ready.httpPort,
-      });
-    } catch (error) {
-      subjects.push({ name: 'proxy-chain', kind: 'peer', unavailable: `not available: ${firstLine(error)}` });
-    }
-  }
-
-  const tinyMissing = ensureDebianPackage('tinyproxy', 'tinyproxy');
-  if (tinyMissing) {
-    subjects.push({ name: 'tinyproxy', kind: 'peer', unavailable: `not available: ${tinyMissing}` });
-  } else {
-    versions.push(`tinyproxy ${commandVersion('tinyproxy', ['-v'], /tinyproxy (\S+)/)}`);
-    try {
-      const tiny = await startTinyproxy(work);
-      subjects.push({
-        name: 'tinyproxy',
-        kind: 'peer',
-        child: tiny.child,
-        pid: tiny.child.pid,
-        httpPort: tiny.port,
-      });
-    } catch (error) {
-      subjects.push({ name: 'tinyproxy', kind: 'peer', unavailable: `not available: ${firstLine(error)}` });
-    }
-  }
-  // 3proxy is not in Debian 12's archive and the registries here carry no build of it.
-  if (hasCommand('3proxy')) {
-    notes.push('3proxy is installed but this bench has no configuration for it yet');
-  } else {
-    subjects.push({
-      name: '3proxy',
-      kind: 'peer',
-      unavailable: 'not available: no 3proxy binary (not in Debian 12; no build reachable from here)',
-    });
-  }
-
-  const danteMissing = ensureDebianPackage('danted', 'dante-server');
-  if (danteMissing) {
-    subjects.push({ name: 'dante', kind: 'peer', unavailable: `not available: ${danteMissing}` });
-  } else {
-    versions.push(`dante ${commandVersion('danted', ['-v'], /Dante v(\S+?)\.?\s/)}`);
-    try {
-      const dante = await startDante(work);
-      subjects.push({
-        name: 'dante',
-        kind: 'peer',
-        child: dante.child,
-        pid: dante.child.pid,
-        socksPort: dante.port,
-      });
-    } catch (error) {
-      subjects.push({ name: 'dante', kind: 'peer', unavailable: `not available: ${firstLine(error)}` });
-    }
-  }
-}
-
 async function main(): Promise<void> {
   log(`bench/gateway on ${availableParallelism()} cores, load average ${startLoad[0]?.toFixed(2)} at start`);
   if (IDLE_TUNNELS < WANTED_IDLE_TUNNELS) {
@@ -409,7 +255,8 @@ async function main(): Promise<void> {
     const small = await startNewconnOrigin(tool.path);
     newconn = { tool: tool.path, port: small.port };
   }
-  await startSubjects();
+  const openPorts = [origin.bulk, origin.http, origin.idle, ...(newconn ? [newconn.port] : [])].join(',');
+  await startSubjects({ root, cacheDir, work, fdLimit: FD_LIMIT, openPorts, subjects, notes, versions });
 
   // Idle tunnels first, on fresh processes: RSS growth then includes the heap the tunnels need, rather
   // than fitting into heap a load test grew before.

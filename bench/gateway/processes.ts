@@ -337,3 +337,7 @@ export async function startTinyproxy(dir: string): Promise<{ child: ChildProcess
   );
   return { child: await spawnListening('tinyproxy', ['-d', '-c', conf], port), port };
 }
+
+/** An error's first line, for a table cell. */
+export const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';

@@ -1,6 +1,7 @@
 // Where a proxy's CPU goes under one workload: runs the proxy under `node --cpu-prof`, loads it, stops it
 // (SIGTERM, so the profile is written) and prints the functions and files with the most self time.
-//   node --import tsx bench/gateway/profile.ts <connect|socks|forward|newconnect|newsocks> [bytegate|bare] [seconds]
+//   node --import tsx bench/gateway/profile.ts <connect|socks|forward|latency|newconnect|newsocks> [bytegate|bare] [seconds]
+// latency: forward requests at one kept-alive connection (each pays its own wake-ups, nothing batched).
 // newconnect and newsocks: 50 loops of a new connection, CONNECT or SOCKS5, one GET, close (newconn.c).
 // The .cpuprofile stays in the printed folder (open it in Chrome DevTools or speedscope).
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -63,18 +64,18 @@ try {
     const cpu = groupCpuMs(proxy.child.pid) - cpuBefore;
     summary = `${(result.requests / result.seconds).toFixed(0)} new tunnels/s, ${((cpu * 1000) / result.requests).toFixed(1)} µs CPU per tunnel, p50 ${result.p50Us.toFixed(0)} µs`;
     stop(small.child);
-  } else if (workload === 'forward') {
+  } else if (workload === 'forward' || workload === 'latency') {
     const result = await wrk({
       dir,
       originPort: origin.ready.http,
       proxyPort: proxy.ready.httpPort,
       ...(auth ? { auth: `${BENCH_LOGIN}:${BENCH_PASSWORD}` } : {}),
-      connections: 50,
+      connections: workload === 'latency' ? 1 : 50,
       threads: 1,
       seconds,
     });
     const cpu = groupCpuMs(proxy.child.pid) - cpuBefore;
-    summary = `${result.requestsPerSecond.toFixed(0)} req/s, ${((cpu * 1000) / result.requests).toFixed(1)} µs CPU per request`;
+    summary = `${result.requestsPerSecond.toFixed(0)} req/s, ${((cpu * 1000) / result.requests).toFixed(1)} µs CPU per request, p50 ${(result.p50Ms * 1000).toFixed(0)} µs`;
   } else {
     const route =
       workload === 'socks'

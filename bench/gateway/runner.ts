@@ -4,10 +4,14 @@
 //   bare         the gateway's own relay parts without admission, policy, exits or metering: what those
 //                cost is the difference. CONNECT: connectTarget + relay (as listeners/http-proxy.ts);
 //                forward: ClientConnection + ForwardExchange on a TargetPool (as listeners/forward.ts).
+//   floor        the least a Node proxy can do: net sockets piped to each other once the first head is
+//                read (CONNECT: after the 200; anything else: the bytes as they are, to the first
+//                request's target). No parsing after that, no framing, no keep-alive logic: what Node's
+//                own sockets cost per connection and per hop, the floor under the gateway's figures.
 //   proxy-chain  the proxy-chain npm package (installed into bench/gateway/.cache by the bench).
 // Usage: runner.ts <mode> <open ports, comma separated> [proxy-chain node_modules dir]
 import { createRequire } from 'node:module';
-import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import {
   ClientConnection,
   connectTarget,
@@ -115,6 +119,48 @@ async function runBare(): Promise<Ports> {
   return { httpPort: (server.address() as AddressInfo).port };
 }
 
+async function runFloor(): Promise<Ports> {
+  const server = createServer((client) => {
+    client.on('error', () => client.destroy());
+    let head: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = head.length > 0 ? Buffer.concat([head, chunk]) : chunk;
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) {
+        return;
+      }
+      client.off('data', onData);
+      client.pause();
+      const [method = '', target = ''] = head.toString('latin1', 0, head.indexOf('\r\n')).split(' ');
+      const isConnect = method === 'CONNECT';
+      const authority = isConnect ? target : (URL.parse(target)?.host ?? '');
+      const colon = authority.lastIndexOf(':');
+      const upstream = connect({
+        host: authority.slice(0, colon),
+        port: Number(authority.slice(colon + 1)),
+        noDelay: true,
+      });
+      upstream.once('connect', () => {
+        if (isConnect) {
+          client.write(CONNECT_ESTABLISHED);
+          upstream.write(head.subarray(end + 4));
+        } else {
+          upstream.write(head);
+        }
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    };
+    client.on('data', onData);
+  });
+  server.on('connection', (socket) => socket.setNoDelay(true));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { httpPort: (server.address() as AddressInfo).port };
+}
+
 async function runProxyChain(modulesDir: string): Promise<Ports> {
   const require = createRequire(`${modulesDir}/`);
   const ProxyChain = require('proxy-chain') as {
@@ -140,11 +186,13 @@ const openPorts = new Set(openPortsText.split(',').filter(Boolean).map(Number));
 const ports =
   mode === 'bare'
     ? await runBare()
-    : mode === 'proxy-chain'
-      ? await runProxyChain(modulesDir)
-      : mode === 'bytegate'
-        ? await runBytegate(openPorts)
-        : undefined;
+    : mode === 'floor'
+      ? await runFloor()
+      : mode === 'proxy-chain'
+        ? await runProxyChain(modulesDir)
+        : mode === 'bytegate'
+          ? await runBytegate(openPorts)
+          : undefined;
 if (!ports) {
   throw new Error(`unknown mode ${mode}`);
 }

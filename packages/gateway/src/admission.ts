@@ -1,25 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { ClientSession } from './client-session.ts';
-import { GatewayError, type RefusedAccount, refusedFor } from './errors.ts';
-import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
+import { GatewayError, refusedFor } from './errors.ts';
+import { accountOf, checkPlan } from './plan-check.ts';
 import type { StickySessions } from './routing/sticky-sessions.ts';
 import {
   decodeCredential,
-  isTargetFilter,
   loginOf,
   type ParsedUsername,
   parseProxyUsername,
   withSavedTargeting,
 } from './routing/username.ts';
-import type { ReleaseSlot, SessionDirectory, ThreadSlots } from './shared-state.ts';
-import {
-  type Exit,
-  type GatewayStore,
-  type PlanAccess,
-  type ProxyUserAccess,
-  proxyUserKey,
-} from './store.ts';
+import type { SessionDirectory, ThreadSlots } from './shared-state.ts';
+import type { GatewayStore, PlanAccess, ProxyUserAccess } from './store.ts';
 import type { PendingConnections } from './tunnel/pending-connections.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -218,172 +211,17 @@ export async function admit(
   return admitted;
 }
 
-/** Whose usage a refusal after the credential check counts in (allocated only when refusing). */
-const accountOf = (plan: PlanAccess, user: ProxyUserAccess | undefined): RefusedAccount => ({
-  planId: plan.planId,
-  userKey: user ? proxyUserKey(user.proxyUserId) : undefined,
-});
-
-const noTrafficLeft = (account: RefusedAccount) =>
-  new GatewayError('TRAFFIC_EXHAUSTED', 'The plan has no traffic left; add GB in the dashboard', account);
-
-/**
- * What is checked on every request, even when the identity is known: plan state, traffic, a thread.
- * In-process this settles without waiting; with shared state, the fleet's answers are awaited together
- * (their round trips leave in one pipeline).
- */
-const capUsedUp = (cap: { description: string }, account: RefusedAccount) =>
-  new GatewayError(
-    'TRAFFIC_EXHAUSTED',
-    `This proxy user's ${cap.description} is used up (the plan still has traffic); raise the cap in the dashboard`,
-    account,
-  );
-
-/**
- * What is checked on every request, even when the identity is known: plan state, traffic, a thread, and
- * for a proxy user its own state, cap and thread limit on top. In-process this settles without waiting;
- * with shared state, the fleet's answers are awaited together (their round trips leave in one pipeline).
- */
-async function checkPlan(
-  deps: AdmissionDeps,
-  plan: PlanAccess,
-  user: ProxyUserAccess | undefined,
-  targeting: Targeting,
-  session: ClientSession,
-): Promise<Admitted> {
-  if (!plan.isActive) {
-    throw new GatewayError('NO_USER', 'This proxy plan is not active');
-  }
-  if (user && !user.isEnabled) {
-    throw new GatewayError('NO_USER', 'This proxy user is disabled');
-  }
-  if (plan.trafficLeftBytes - deps.meter.spentBytes(plan.planId) <= 0) {
-    throw noTrafficLeft(accountOf(plan, user));
-  }
-  const userKey = user ? proxyUserKey(user.proxyUserId) : undefined;
-  const cap = user?.cap;
-  if (cap && userKey && cap.leftBytes - deps.meter.spentBytes(userKey) <= 0) {
-    throw capUsedUp(cap, accountOf(plan, user));
-  }
-  // A connection holds one of the plan's threads, and one of its proxy user's when that has a limit.
-  const slotOwner = userKey ?? plan.planId;
-  const isNewSlot = session.threadPlanId !== plan.planId || session.threadOwner !== slotOwner;
-  const slot = isNewSlot ? deps.threads.acquire(plan.planId, plan.threadLimit) : null;
-  const userLimit = user?.threadLimit;
-  const userSlot =
-    isNewSlot && userKey && userLimit !== undefined ? deps.threads.acquire(userKey, userLimit) : null;
-  const traffic = deps.meter.allowance.prepare?.(plan.planId);
-  const capTraffic = cap && userKey ? deps.meter.allowance.prepare?.(userKey) : undefined;
-  const agreed = deps.directory
-    ? agreeOnSession(deps, deps.directory, plan, user, targeting, session)
-    : undefined;
-  // In-process everything has answered already: no round of promises per connection for nothing.
-  const isWaiting =
-    slot instanceof Promise ||
-    userSlot instanceof Promise ||
-    traffic !== undefined ||
-    capTraffic !== undefined ||
-    agreed !== undefined;
-  const [release, releaseUser, hasTraffic, hasCapTraffic] = isWaiting
-    ? await Promise.all([slot, userSlot, traffic, capTraffic, agreed])
-    : [slot as ReleaseSlot | null, userSlot as ReleaseSlot | null, undefined, undefined];
-  if (isNewSlot) {
-    if (!release || (userLimit !== undefined && !releaseUser)) {
-      release?.();
-      releaseUser?.();
-      throw new GatewayError(
-        'THREADS_EXHAUSTED',
-        release
-          ? `This proxy user's limit of ${userLimit} concurrent connections is reached`
-          : `The plan's limit of ${plan.threadLimit} concurrent connections is reached`,
-        accountOf(plan, user),
-      );
-    }
-    const releaseBoth = releaseUser
-      ? () => {
-          release();
-          releaseUser();
-        }
-      : release;
-    if (session.socket.destroyed) {
-      // The client left while the fleet answered: its close has run, nothing else would give this back.
-      releaseBoth();
-      throw new GatewayError('NO_HOST_CONNECTION', 'The client closed the connection');
-    }
-    session.releaseThread?.();
-    session.threadPlanId = plan.planId;
-    session.threadOwner = slotOwner;
-    session.releaseThread = releaseBoth;
-    session.socket.once('close', releaseBoth);
-  }
-  if (hasTraffic === false) {
-    throw noTrafficLeft(accountOf(plan, user));
-  }
-  if (hasCapTraffic === false && cap) {
-    throw capUsedUp(cap, accountOf(plan, user));
-  }
-  return { plan, proxyUser: user, userKey, targeting, isDoubled: isTargetFilter(targeting) };
-}
-
-/**
- * A session (a `sessid`, a sticky port) gets the exit the fleet has bound it to, so every gateway
- * sends it the same way: this gateway's own choice is offered, and the fleet's binding wins. Routing
- * failures are left to the dialer, which meets them again and answers them in order.
- */
-async function agreeOnSession(
-  deps: AdmissionDeps,
-  directory: SessionDirectory,
-  plan: PlanAccess,
-  user: ProxyUserAccess | undefined,
-  targeting: Targeting,
-  session: ClientSession,
-): Promise<void> {
-  const sessions = deps.sessions;
-  if (!sessions) {
-    return;
-  }
-  const choice = {
-    sessions,
-    // As the dialer's (exit-dialer.ts): a proxy user's sessions are its own.
-    planId: user ? proxyUserKey(user.proxyUserId) : plan.planId,
-    defaultTtlMinutes: (user?.saved ?? plan.saved)?.rotationMinutes ?? deps.defaultSessionTtlMinutes ?? 30,
-    stickyPort: session.stickyPort,
-  };
-  const key = sessionKey(choice, targeting);
-  if (!key) {
-    return;
-  }
-  const exits = deps.store.listExits(plan.poolType);
-  let proposed: Exit;
-  try {
-    proposed = chooseExit(exits, targeting, choice);
-  } catch {
-    return;
-  }
-  const ttlMs = sessionTtlMs(choice, targeting);
-  const bound = await directory.claim(key, proposed.id, ttlMs);
-  if (!bound || bound.exitId === proposed.id) {
-    return;
-  }
-  const exit = exits.find((candidate) => candidate.id === bound.exitId && exitMatches(candidate, targeting));
-  if (exit) {
-    sessions.bind(key, exit, bound.ttlMs);
-  } else {
-    // Bound to an exit this gateway no longer routes through (gone, or out of rotation): move it.
-    directory.rebind(key, proposed.id, ttlMs);
-  }
-}
-
 /**
  * `admit` for a request on the HTTP port, from its Proxy-Authorization header. A keep-alive client
  * sends the same header with every request: while it and the plan's password are unchanged, the
- * decoding and the password check are not repeated (plan state, traffic and thread still are).
+ * decoding and the password check are not repeated (plan state, traffic and thread still are), and
+ * in-process the answer comes at once, not as a promise. Throws a refusal it can give at once.
  */
-export async function admitHttp(
+export function admitHttp(
   deps: AdmissionDeps,
   header: string | undefined,
   session: ClientSession,
-): Promise<Admitted> {
+): Admitted | Promise<Admitted> {
   const known = header === undefined ? null : session.knownIdentity;
   if (known && known.header === header) {
     const user = known.proxyUserId === null ? undefined : deps.store.getProxyUserById?.(known.proxyUserId);
@@ -396,6 +234,15 @@ export async function admitHttp(
       return checkPlan(deps, plan, user, known.targeting, session);
     }
   }
+  return admitHttpAgain(deps, header, session);
+}
+
+/** A header the connection has not proved before (or whose plan or user changed): a full admit. */
+async function admitHttpAgain(
+  deps: AdmissionDeps,
+  header: string | undefined,
+  session: ClientSession,
+): Promise<Admitted> {
   const credentials = knownCredentialsOf(header) ?? readBasicCredentials(header);
   const admitted = await admit(deps, credentials, session);
   if (credentials) {

@@ -14,10 +14,14 @@ export const HEAD_DEADLINE_MS = 10_000;
 const IDLE_TIMEOUT_MS = 60_000;
 const EMPTY = Buffer.alloc(0);
 
+const closeConnection = (connection: ClientConnection) => connection.socket.destroy();
 /** Every connection's head deadline on one timer (a timer per connection costs at thousands a second). */
-const headDeadlines = new Deadlines<ClientConnection>(HEAD_DEADLINE_MS, (connection) =>
-  connection.socket.destroy(),
-);
+const headDeadlines = new Deadlines<ClientConnection>(HEAD_DEADLINE_MS, closeConnection);
+/**
+ * And every kept-alive connection's wait for its next request: a socket timeout would make a timer
+ * (and a bound function) per request, and refresh it at each of the connection's reads and writes.
+ */
+const idleDeadlines = new Deadlines<ClientConnection>(IDLE_TIMEOUT_MS, closeConnection);
 // Listeners shared by every socket (`this` is the socket): no closures per connection.
 function destroySocket(this: Socket): void {
   this.destroy();
@@ -48,10 +52,6 @@ export class ClientConnection {
   private isHandling = false;
   /** The gateway drains: no request after the one under way. */
   private isClosing = false;
-  /** The socket's idle timeout is set (a kept-alive connection waiting for its next request). */
-  private isIdleTimerSet = false;
-  /** Its idle timeout destroys it: the listener is added at the first wait, once for its life. */
-  private isTimeoutHandled = false;
 
   constructor(
     readonly socket: Socket,
@@ -71,6 +71,7 @@ export class ClientConnection {
 
   private onClose = (): void => {
     headDeadlines.delete(this);
+    idleDeadlines.delete(this);
     this.exchange?.abort();
   };
 
@@ -84,10 +85,7 @@ export class ClientConnection {
   }
 
   private clearIdleTimer(): void {
-    if (this.isIdleTimerSet) {
-      this.isIdleTimerSet = false;
-      this.socket.setTimeout(0);
-    }
+    idleDeadlines.delete(this);
   }
 
   /** Between requests: an idle timer while nothing came; once a byte of a head did, its deadline. */
@@ -95,14 +93,7 @@ export class ClientConnection {
     if (this.buffered.length > 0) {
       this.startHeadDeadline();
     } else {
-      if (!this.isTimeoutHandled) {
-        // Set up once, for the connection's life; each wait only re-arms the timer. (Not read off the
-        // socket's listeners: another 'timeout' listener there must not stand in for this one.)
-        this.isTimeoutHandled = true;
-        this.socket.on('timeout', destroySocket);
-      }
-      this.isIdleTimerSet = true;
-      this.socket.setTimeout(IDLE_TIMEOUT_MS);
+      idleDeadlines.set(this);
     }
   }
 

@@ -1,73 +1,20 @@
 import type { Socket } from 'node:net';
+import { endWith } from '../tunnel/end-with.ts';
 import type { Allow } from '../tunnel/relay.ts';
+import { BodyTracker } from './body-tracker.ts';
+import type { ForwardRequest } from './forward-request.ts';
 import {
-  BodyTracker,
-  endToEndHeaders,
-  type Framing,
   findHeadEnd,
   MAX_HEAD_BYTES,
   MalformedMessage,
+  MessageFields,
   parseResponseHead,
-  type RequestHead,
-  requestedUpgrade,
-  requestFraming,
-  responseFraming,
-  serializeHead,
-  wantsKeepAlive,
 } from './messages.ts';
 import type { TargetConnection, TargetOwner, TargetPool } from './target-pool.ts';
 
-/** A forward request that sends no byte for this long after it was sent is abandoned. */
-const RESPONSE_IDLE_TIMEOUT_MS = 120_000;
 const EMPTY = Buffer.alloc(0);
-
-export interface ForwardRequest {
-  method: string;
-  /** The head as the target gets it: origin-form, its Host, no hop-by-hop headers. */
-  head: Buffer;
-  framing: Framing;
-  /** The client's HTTP minor version and whether it wants to send another request after this one. */
-  clientMinor: number;
-  clientKeepAlive: boolean;
-  /** The protocol the client asks to switch to (sent on with the request); a 101 answer is then expected. */
-  upgrade: string | undefined;
-}
-
-/**
- * What goes to the target for a client's absolute-form request: origin-form request line, the URL's
- * authority as Host (RFC 9112 3.2.2), no hop-by-hop headers. Throws MalformedMessage for a body that
- * could be read two ways.
- */
-export function forwardRequestFor(
-  head: RequestHead,
-  url: { authority: string; path: string },
-): ForwardRequest {
-  const framing = requestFraming(head.headers);
-  const headers = endToEndHeaders(head.headers).filter(([name]) => name.toLowerCase() !== 'host');
-  const upgrade = requestedUpgrade(head.headers);
-  // Upgrade is hop-by-hop; a proxy that carries the switch passes it on explicitly (RFC 9110 7.8).
-  const upgradeHeaders: Array<[string, string]> = upgrade
-    ? [
-        ['Connection', 'Upgrade'],
-        ['Upgrade', upgrade],
-      ]
-    : [];
-  return {
-    method: head.method,
-    head: Buffer.from(
-      serializeHead(`${head.method} ${url.path} HTTP/1.1`, [
-        ['Host', url.authority],
-        ...headers,
-        ...upgradeHeaders,
-      ]),
-      'latin1',
-    ),
-    framing,
-    clientMinor: head.minor,
-    clientKeepAlive: wantsKeepAlive(head.minor, head.headers),
-    upgrade,
-  };
-}
+/** A response's first body bytes up to this size are copied behind its head and sent in one write. */
+const JOINED_BODY_BYTES = 16 * 1024;
 
 export interface ExchangeEvents {
   /** The response head reached the client. */
@@ -132,7 +79,6 @@ export class ForwardExchange implements TargetOwner {
   start(connection: TargetConnection, body: Buffer): void {
     this.connection = connection;
     const target = connection.socket;
-    target.setTimeout(RESPONSE_IDLE_TIMEOUT_MS);
     target.cork();
     target.write(this.request.head);
     const early = this.early;
@@ -246,7 +192,8 @@ export class ForwardExchange implements TargetOwner {
         this.switchProtocols(buffer);
         return;
       }
-      const framing = responseFraming(this.request.method, head);
+      const fields = new MessageFields(head.headers);
+      const framing = fields.responseFraming(this.request.method, head.status);
       const isFinal = head.status >= 200;
       this.keepClient = this.request.clientKeepAlive && framing.kind !== 'close';
       const connection = !isFinal
@@ -256,11 +203,7 @@ export class ForwardExchange implements TargetOwner {
             ? 'Connection: keep-alive\r\n'
             : ''
           : 'Connection: close\r\n';
-      const rewritten = serializeHead(
-        `HTTP/1.1 ${head.status} ${head.reason}`,
-        endToEndHeaders(head.headers),
-        connection,
-      );
+      const rewritten = fields.serialize(`HTTP/1.1 ${head.status} ${head.reason}`, '', connection);
       const rest = buffer.subarray(end);
       this.responseHead = EMPTY;
       if (!this.allowed(Buffer.byteLength(rewritten, 'latin1'))) {
@@ -272,14 +215,15 @@ export class ForwardExchange implements TargetOwner {
         buffer = rest;
         continue;
       }
-      this.keepTarget = framing.kind !== 'close' && wantsKeepAlive(head.minor, head.headers);
-      this.responseBody = new BodyTracker(framing);
+      this.keepTarget = framing.kind !== 'close' && fields.keepsAlive(head.minor);
+      const body = new BodyTracker(framing);
+      this.responseBody = body;
       this.answered = true;
-      this.client.cork();
-      this.client.write(rewritten, 'latin1');
-      this.forwardBody(rest);
-      this.client.uncork();
+      // Counted before the head is sent: a body done in this read finishes the exchange, and a pipelined
+      // request behind it may then be admitted at once (to another host, whose count this is not).
       this.events.onAnswered();
+      const used = body.take(rest);
+      this.sendBody(used === rest.length ? rest : rest.subarray(0, used), used < rest.length, rewritten);
       return;
     }
   }
@@ -303,16 +247,23 @@ export class ForwardExchange implements TargetOwner {
     this.sendBody(used === chunk.length ? chunk : chunk.subarray(0, used), used < chunk.length);
   }
 
-  /** Response body bytes taken from the tracker: sent out of the allowance, or held while it is drawn. */
-  private sendBody(bytes: Buffer, hasTrailing: boolean): void {
+  /**
+   * Response body bytes taken from the tracker: sent out of the allowance, or held while it is drawn.
+   * The response's rewritten `head` (its allowance taken) goes first, in the same write when both are
+   * small: one syscall and one wake-up of the client for a short answer, not two.
+   */
+  private sendBody(bytes: Buffer, hasTrailing: boolean, head = ''): void {
     const allowed = bytes.length > 0 ? this.allow(bytes.length) : 0;
     if (allowed < bytes.length) {
+      if (head !== '') {
+        this.client.write(head, 'latin1');
+      }
       const more = this.allow.wait?.();
       if (!more) {
         // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
         this.finished = true;
         this.release(false);
-        this.client.end(bytes.subarray(0, allowed));
+        endWith(this.client, bytes.subarray(0, allowed));
         return;
       }
       if (allowed > 0) {
@@ -325,7 +276,7 @@ export class ForwardExchange implements TargetOwner {
       void more.then(feed, feed);
       return;
     }
-    if (bytes.length > 0 && !this.client.write(bytes)) {
+    if (head !== '' ? !this.writeHead(head, bytes) : bytes.length > 0 && !this.client.write(bytes)) {
       const target = this.connection?.socket;
       target?.pause();
       this.client.once('drain', () => {
@@ -341,6 +292,24 @@ export class ForwardExchange implements TargetOwner {
     if ((this.responseBody as BodyTracker).done) {
       this.finish();
     }
+  }
+
+  /** A response head and its first body bytes; false when the client's buffer is full. */
+  private writeHead(head: string, bytes: Buffer): boolean {
+    if (bytes.length === 0) {
+      return this.client.write(head, 'latin1');
+    }
+    if (bytes.length > JOINED_BODY_BYTES) {
+      this.client.cork();
+      this.client.write(head, 'latin1');
+      const written = this.client.write(bytes);
+      this.client.uncork();
+      return written;
+    }
+    const joined = Buffer.allocUnsafe(head.length + bytes.length);
+    joined.write(head, 0, 'latin1');
+    bytes.copy(joined, head.length);
+    return this.client.write(joined);
   }
 
   /** Traffic landed: the held bytes go on, then what the target sent meanwhile, in order. */
@@ -425,7 +394,9 @@ export class ForwardExchange implements TargetOwner {
     this.release(this.keepTarget && requestSent);
     const keepClient = this.keepClient && requestSent;
     if (!keepClient) {
-      this.client.end();
+      // Not a bare end(): a pipelined request behind this one has paused the client, whose FIN would
+      // then never be read (and the connection, with its thread slot, held for ever).
+      endWith(this.client, EMPTY);
     }
     this.events.onDone(keepClient, this.pipelined);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BodyTracker } from './body-tracker.ts';
 import {
-  BodyTracker,
   endToEndHeaders,
   type Framing,
   findHeadEnd,

@@ -32,7 +32,24 @@ export interface ResponseHead {
 
 export class MalformedMessage extends Error {}
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Which bytes may be in a header name (RFC 9110 5.6.2 tchar), by char code. */
+const TCHAR = new Uint8Array(128);
+for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+  TCHAR[char.charCodeAt(0)] = 1;
+}
+
+function isToken(text: string, start: number, end: number): boolean {
+  if (start >= end) {
+    return false;
+  }
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || TCHAR[code] === 0) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /**
  * Without the optional whitespace around it: spaces and tabs only (RFC 9110 5.6.3). String's trim
@@ -50,35 +67,64 @@ function trimOws(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-function parseHeaders(lines: string[]): Header[] {
+/**
+ * The header lines of a head's text (its first line already read, `from` the start of the second), in
+ * one pass over the text: no per-line strings other than each name and value.
+ */
+function parseHeaders(text: string, from: number): Header[] {
   const headers: Header[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line === '') {
-      continue;
+  let start = from;
+  while (start < text.length) {
+    let end = text.indexOf('\r\n', start);
+    if (end === -1) {
+      end = text.length;
     }
-    const colon = line.indexOf(':');
-    if (colon <= 0) {
-      throw new MalformedMessage('a header line without a name');
+    if (end > start) {
+      headers.push(parseHeaderLine(text, start, end));
     }
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) {
-      // Also refuses obsolete line folding and "Name : value", both smuggling vectors.
-      throw new MalformedMessage('a header name that is not a token');
-    }
-    const value = trimOws(line.slice(colon + 1));
-    if (/[\r\n\0]/.test(value)) {
-      // A bare CR or LF could end the line for the next hop and smuggle a header past us (RFC 9110 5.5).
-      throw new MalformedMessage('a header value with CR, LF or NUL');
-    }
-    headers.push([name, value]);
+    start = end + 2;
   }
   return headers;
 }
 
-function headLines(buffer: Buffer, end: number): string[] {
-  // latin1 keeps every byte as one char, so lengths and offsets stay byte-exact.
-  return buffer.toString('latin1', 0, end - 4).split('\r\n');
+function parseHeaderLine(text: string, start: number, end: number): Header {
+  const colon = text.indexOf(':', start);
+  if (colon === -1 || colon >= end || colon === start) {
+    throw new MalformedMessage('a header line without a name');
+  }
+  if (!isToken(text, start, colon)) {
+    // Also refuses obsolete line folding and "Name : value", both smuggling vectors.
+    throw new MalformedMessage('a header name that is not a token');
+  }
+  let valueStart = colon + 1;
+  let valueEnd = end;
+  while (valueStart < valueEnd && isOws(text.charCodeAt(valueStart))) {
+    valueStart += 1;
+  }
+  while (valueEnd > valueStart && isOws(text.charCodeAt(valueEnd - 1))) {
+    valueEnd -= 1;
+  }
+  for (let i = valueStart; i < valueEnd; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 13 || code === 10 || code === 0) {
+      // A bare CR or LF could end the line for the next hop and smuggle a header past us (RFC 9110 5.5).
+      throw new MalformedMessage('a header value with CR, LF or NUL');
+    }
+  }
+  return [text.slice(start, colon), text.slice(valueStart, valueEnd)];
+}
+
+const isOws = (code: number) => code === 32 || code === 9;
+
+/** A head's text (latin1 keeps every byte one char, so offsets stay byte-exact), without its blank line. */
+function headText(buffer: Buffer, end: number): string {
+  return buffer.toString('latin1', 0, end - 4);
+}
+
+/** Where the first line ends (its CRLF) in a head's text. */
+function firstLineEnd(text: string): number {
+  const end = text.indexOf('\r\n');
+  return end === -1 ? text.length : end;
 }
 
 // The target: no space, no control byte (a NUL or a DEL would reach the target's request line).
@@ -86,30 +132,32 @@ const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([!-~\x80-\xff]+) HTTP\/1\
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/;
 
 export function parseRequestHead(buffer: Buffer, end: number): RequestHead {
-  const lines = headLines(buffer, end);
-  const match = REQUEST_LINE.exec(lines[0] ?? '');
+  const text = headText(buffer, end);
+  const lineEnd = firstLineEnd(text);
+  const match = REQUEST_LINE.exec(text.slice(0, lineEnd));
   if (!match) {
     throw new MalformedMessage('not an HTTP/1.x request line');
   }
   return {
     method: match[1] as string,
     target: match[2] as string,
-    minor: Number(match[3]),
-    headers: parseHeaders(lines),
+    minor: match[3] === '1' ? 1 : 0,
+    headers: parseHeaders(text, lineEnd + 2),
   };
 }
 
 export function parseResponseHead(buffer: Buffer, end: number): ResponseHead {
-  const lines = headLines(buffer, end);
-  const match = STATUS_LINE.exec(lines[0] ?? '');
+  const text = headText(buffer, end);
+  const lineEnd = firstLineEnd(text);
+  const match = STATUS_LINE.exec(text.slice(0, lineEnd));
   if (!match) {
     throw new MalformedMessage('not an HTTP/1.x status line');
   }
   return {
-    minor: Number(match[1]),
+    minor: match[1] === '1' ? 1 : 0,
     status: Number(match[2]),
     reason: match[3] ?? '',
-    headers: parseHeaders(lines),
+    headers: parseHeaders(text, lineEnd + 2),
   };
 }
 
@@ -124,30 +172,8 @@ export function headerValue(headers: readonly Header[], name: string): string | 
   return value;
 }
 
-function hasToken(value: string | undefined, token: string): boolean {
-  return (
-    value
-      ?.toLowerCase()
-      .split(',')
-      .some((part) => trimOws(part) === token) ?? false
-  );
-}
-
-/** Whether the sender of a message wants its connection kept open after it (RFC 9112 section 9.3). */
-export function wantsKeepAlive(minor: number, headers: readonly Header[]): boolean {
-  const connection = headerValue(headers, 'connection');
-  return minor === 1 ? !hasToken(connection, 'close') : hasToken(connection, 'keep-alive');
-}
-
-/**
- * The protocol a request asks to switch to (`Connection: Upgrade` with `Upgrade: websocket`, say), or
- * undefined. Such a request is forwarded with its Upgrade, and a 101 answer turns the connection into a tunnel.
- */
-export function requestedUpgrade(headers: readonly Header[]): string | undefined {
-  return hasToken(headerValue(headers, 'connection'), 'upgrade')
-    ? headerValue(headers, 'upgrade')
-    : undefined;
-}
+const join = (value: string | undefined, found: string) =>
+  value === undefined ? found : `${value}, ${found}`;
 
 // Hop-by-hop and proxy headers: they describe one connection and never cross the proxy.
 const HOP_BY_HOP = new Set([
@@ -160,24 +186,129 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Headers without hop-by-hop ones, and without those the Connection header names. */
-export function endToEndHeaders(headers: readonly Header[]): Header[] {
-  const named = headerValue(headers, 'connection')
-    ?.toLowerCase()
-    .split(',')
-    .map((part) => trimOws(part));
-  return headers.filter(([name]) => {
-    const lower = name.toLowerCase();
-    return !HOP_BY_HOP.has(lower) && !named?.includes(lower);
-  });
+/**
+ * What a relay reads off a message's headers, found in one pass over them (each name lower-cased once):
+ * the framing headers, the Connection header's tokens, the Upgrade asked for. Several headers of one
+ * name are joined with ", ".
+ */
+export class MessageFields {
+  /** Each header's name in lower case, in order. */
+  readonly names: string[];
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+  upgrade: string | undefined;
+  /** The Connection header's tokens, lower-cased (empty without one). */
+  readonly connection: string[] = [];
+
+  constructor(readonly headers: readonly Header[]) {
+    const names: string[] = new Array(headers.length);
+    let connection: string | undefined;
+    for (let i = 0; i < headers.length; i++) {
+      const [name, value] = headers[i] as Header;
+      const lower = name.toLowerCase();
+      names[i] = lower;
+      switch (lower) {
+        case 'connection':
+          connection = join(connection, value);
+          break;
+        case 'content-length':
+          this.contentLength = join(this.contentLength, value);
+          break;
+        case 'transfer-encoding':
+          this.transferEncoding = join(this.transferEncoding, value);
+          break;
+        case 'upgrade':
+          this.upgrade = join(this.upgrade, value);
+          break;
+      }
+    }
+    this.names = names;
+    if (connection !== undefined) {
+      for (const part of connection.toLowerCase().split(',')) {
+        this.connection.push(trimOws(part));
+      }
+    }
+  }
+
+  /** Whether the sender wants its connection kept open after this message (RFC 9112 section 9.3). */
+  keepsAlive(minor: number): boolean {
+    return minor === 1 ? !this.connection.includes('close') : this.connection.includes('keep-alive');
+  }
+
+  /**
+   * The protocol a request asks to switch to (`Connection: Upgrade` with `Upgrade: websocket`, say), or
+   * undefined. Such a request is forwarded with its Upgrade, and a 101 answer turns the connection into
+   * a tunnel.
+   */
+  requestedUpgrade(): string | undefined {
+    return this.connection.includes('upgrade') ? this.upgrade : undefined;
+  }
+
+  /** Whether the header at `index` crosses the proxy: not hop-by-hop, not named by Connection. */
+  isEndToEnd(index: number): boolean {
+    const name = this.names[index] as string;
+    return !HOP_BY_HOP.has(name) && (this.connection.length === 0 || !this.connection.includes(name));
+  }
+
+  /**
+   * A head as the next hop gets it: `firstLine`, then `before` (whole lines), the end-to-end headers
+   * (without `skip`, a lower-case name), `after`, and the blank line. One string, built as it goes.
+   */
+  serialize(firstLine: string, before: string, after: string, skip?: string): string {
+    let head = `${firstLine}\r\n${before}`;
+    const { headers, names } = this;
+    for (let i = 0; i < headers.length; i++) {
+      if (this.isEndToEnd(i) && names[i] !== skip) {
+        const [name, value] = headers[i] as Header;
+        head += `${name}: ${value}\r\n`;
+      }
+    }
+    return `${head}${after}\r\n`;
+  }
+
+  /** A request body's framing; a request that could be read two ways is refused (no smuggling). */
+  requestFraming(): Framing {
+    const { transferEncoding } = this;
+    const length = contentLengthOf(this.contentLength);
+    if (transferEncoding !== undefined) {
+      if (length !== undefined) {
+        throw new MalformedMessage('both Transfer-Encoding and Content-Length');
+      }
+      if (trimOws(transferEncoding).toLowerCase() !== 'chunked') {
+        throw new MalformedMessage('a Transfer-Encoding other than chunked');
+      }
+      return CHUNKED;
+    }
+    return length ? { kind: 'length', length } : NONE;
+  }
+
+  /** A response body's framing (RFC 9112 section 6.3). */
+  responseFraming(requestMethod: string, status: number): Framing {
+    if (requestMethod === 'HEAD' || status < 200 || status === 204 || status === 304) {
+      return NONE;
+    }
+    const { transferEncoding } = this;
+    if (transferEncoding !== undefined) {
+      const last = transferEncoding.lastIndexOf(',');
+      return trimOws(transferEncoding.slice(last + 1)).toLowerCase() === 'chunked' ? CHUNKED : CLOSE;
+    }
+    const length = contentLengthOf(this.contentLength);
+    if (length === undefined) {
+      return CLOSE;
+    }
+    return length === 0 ? NONE : { kind: 'length', length };
+  }
 }
 
-export function serializeHead(firstLine: string, headers: readonly Header[], extra?: string): string {
-  let head = `${firstLine}\r\n`;
-  for (const [name, value] of headers) {
-    head += `${name}: ${value}\r\n`;
-  }
-  return `${head}${extra ?? ''}\r\n`;
+/** Whether the sender of a message wants its connection kept open after it (RFC 9112 section 9.3). */
+export function wantsKeepAlive(minor: number, headers: readonly Header[]): boolean {
+  return new MessageFields(headers).keepsAlive(minor);
+}
+
+/** Headers without hop-by-hop ones, and without those the Connection header names. */
+export function endToEndHeaders(headers: readonly Header[]): Header[] {
+  const fields = new MessageFields(headers);
+  return headers.filter((_, index) => fields.isEndToEnd(index));
 }
 
 /** How a body's end is known. */
@@ -187,15 +318,23 @@ export type Framing =
   | { kind: 'chunked' }
   | { kind: 'close' };
 
-function contentLength(headers: readonly Header[]): number | undefined {
-  const value = headerValue(headers, 'content-length');
+const NONE: Framing = { kind: 'none' };
+const CHUNKED: Framing = { kind: 'chunked' };
+const CLOSE: Framing = { kind: 'close' };
+
+const DIGITS = /^\d{1,15}$/;
+
+function contentLengthOf(value: string | undefined): number | undefined {
   if (value === undefined) {
     return undefined;
   }
-  // "5, 5" (a repeated header) is one length; different lengths are an error.
-  const values = new Set(value.split(',').map((part) => trimOws(part)));
-  const only = values.size === 1 ? [...values][0] : undefined;
-  if (only === undefined || !/^\d{1,15}$/.test(only)) {
+  let only: string | undefined = trimOws(value);
+  if (only.includes(',')) {
+    // "5, 5" (a repeated header) is one length; different lengths are an error.
+    const values = new Set(value.split(',').map((part) => trimOws(part)));
+    only = values.size === 1 ? [...values][0] : undefined;
+  }
+  if (only === undefined || !DIGITS.test(only)) {
     throw new MalformedMessage('an invalid Content-Length');
   }
   return Number(only);
@@ -203,177 +342,12 @@ function contentLength(headers: readonly Header[]): number | undefined {
 
 /** A request body's framing; a request that could be read two ways is refused (no smuggling). */
 export function requestFraming(headers: readonly Header[]): Framing {
-  const transferEncoding = headerValue(headers, 'transfer-encoding');
-  const length = contentLength(headers);
-  if (transferEncoding !== undefined) {
-    if (length !== undefined) {
-      throw new MalformedMessage('both Transfer-Encoding and Content-Length');
-    }
-    if (trimOws(transferEncoding).toLowerCase() !== 'chunked') {
-      throw new MalformedMessage('a Transfer-Encoding other than chunked');
-    }
-    return { kind: 'chunked' };
-  }
-  return length ? { kind: 'length', length } : { kind: 'none' };
+  return new MessageFields(headers).requestFraming();
 }
 
 /** A response body's framing (RFC 9112 section 6.3). */
 export function responseFraming(requestMethod: string, head: ResponseHead): Framing {
-  if (requestMethod === 'HEAD' || head.status < 200 || head.status === 204 || head.status === 304) {
-    return { kind: 'none' };
-  }
-  const transferEncoding = headerValue(head.headers, 'transfer-encoding');
-  if (transferEncoding !== undefined) {
-    const codings = transferEncoding.toLowerCase().split(',');
-    return trimOws(codings[codings.length - 1] ?? '') === 'chunked' ? { kind: 'chunked' } : { kind: 'close' };
-  }
-  const length = contentLength(head.headers);
-  if (length === undefined) {
-    return { kind: 'close' };
-  }
-  return length === 0 ? { kind: 'none' } : { kind: 'length', length };
-}
-
-enum Chunk {
-  Size,
-  Extension,
-  SizeLf,
-  Data,
-  DataCr,
-  DataLf,
-  TrailerStart,
-  TrailerLine,
-  TrailerLf,
-  EndLf,
-  Done,
-}
-
-/**
- * Follows a body through the bytes that carry it and says where it ends. `take(chunk, offset)` answers
- * how many bytes from `offset` belong to the body; `done` turns true at its last byte.
- */
-export class BodyTracker {
-  done: boolean;
-  private left: number;
-  private state = Chunk.Size;
-  private sizeDigits = 0;
-
-  constructor(private readonly framing: Framing) {
-    this.done = framing.kind === 'none';
-    this.left = framing.kind === 'length' ? framing.length : 0;
-  }
-
-  /** The body ends when its connection does. */
-  get isCloseDelimited(): boolean {
-    return this.framing.kind === 'close';
-  }
-
-  take(chunk: Buffer, offset = 0): number {
-    const available = chunk.length - offset;
-    if (this.done || available <= 0) {
-      return 0;
-    }
-    switch (this.framing.kind) {
-      case 'length': {
-        const used = Math.min(this.left, available);
-        this.left -= used;
-        this.done = this.left === 0;
-        return used;
-      }
-      case 'close':
-        return available;
-      case 'chunked':
-        return this.takeChunked(chunk, offset);
-      default:
-        return 0;
-    }
-  }
-
-  private takeChunked(chunk: Buffer, offset: number): number {
-    let i = offset;
-    while (i < chunk.length && this.state !== Chunk.Done) {
-      if (this.state === Chunk.Data) {
-        const used = Math.min(this.left, chunk.length - i);
-        this.left -= used;
-        i += used;
-        if (this.left === 0) {
-          this.state = Chunk.DataCr;
-        }
-        continue;
-      }
-      const byte = chunk[i] as number;
-      i += 1;
-      switch (this.state) {
-        case Chunk.Size: {
-          const digit = hexValue(byte);
-          if (digit >= 0) {
-            if (this.sizeDigits >= 12) {
-              throw new MalformedMessage('a chunk size too large');
-            }
-            this.left = this.left * 16 + digit;
-            this.sizeDigits += 1;
-          } else if (this.sizeDigits > 0 && (byte === 0x3b || byte === 0x20 || byte === 0x09)) {
-            this.state = Chunk.Extension;
-          } else if (this.sizeDigits > 0 && byte === 0x0d) {
-            this.state = Chunk.SizeLf;
-          } else {
-            throw new MalformedMessage('an invalid chunk size');
-          }
-          break;
-        }
-        case Chunk.Extension:
-          if (byte === 0x0d) {
-            this.state = Chunk.SizeLf;
-          }
-          break;
-        case Chunk.SizeLf:
-          expect(byte, 0x0a);
-          this.state = this.left === 0 ? Chunk.TrailerStart : Chunk.Data;
-          break;
-        case Chunk.DataCr:
-          expect(byte, 0x0d);
-          this.state = Chunk.DataLf;
-          break;
-        case Chunk.DataLf:
-          expect(byte, 0x0a);
-          this.state = Chunk.Size;
-          this.sizeDigits = 0;
-          break;
-        case Chunk.TrailerStart:
-          this.state = byte === 0x0d ? Chunk.EndLf : Chunk.TrailerLine;
-          break;
-        case Chunk.TrailerLine:
-          if (byte === 0x0d) {
-            this.state = Chunk.TrailerLf;
-          }
-          break;
-        case Chunk.TrailerLf:
-          expect(byte, 0x0a);
-          this.state = Chunk.TrailerStart;
-          break;
-        case Chunk.EndLf:
-          expect(byte, 0x0a);
-          this.state = Chunk.Done;
-          this.done = true;
-          break;
-      }
-    }
-    return i - offset;
-  }
-}
-
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) {
-    return byte - 0x30;
-  }
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
-}
-
-function expect(byte: number, wanted: number): void {
-  if (byte !== wanted) {
-    throw new MalformedMessage('broken chunked framing');
-  }
+  return new MessageFields(head.headers).responseFraming(requestMethod, head.status);
 }
 
 /**

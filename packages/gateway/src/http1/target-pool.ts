@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { Deadlines } from '../tunnel/deadlines.ts';
 import { type ReadConsumer, targetReaderOf } from '../tunnel/relay.ts';
 
 /** What a target connection's bytes and end are handed to while an exchange owns it. */
@@ -16,6 +17,13 @@ export interface TargetOwner {
 
 /** An idle keep-alive connection is closed after this. */
 const IDLE_MS = 30_000;
+/** A connection that sends no byte for this long while a request waits on its answer is abandoned. */
+const RESPONSE_IDLE_TIMEOUT_MS = 120_000;
+/**
+ * Idle connections' deadlines on one timer: arming a socket timeout at each return to the pool (and
+ * disarming it at each use) would make a timer and a bound function per request.
+ */
+const idleDeadlines = new Deadlines<TargetConnection>(IDLE_MS, (connection) => connection.socket.destroy());
 /** Idle connections kept per exit and target (more than the clients that use it at once is waste). */
 const MAX_IDLE_PER_KEY = 256;
 
@@ -42,7 +50,9 @@ export class TargetConnection implements ReadConsumer {
     }
     socket.on('end', this.onEnd);
     socket.on('error', this.onProblem);
-    // Idle in the pool or waiting for an answer: the timer is re-armed per use, the listener is set once.
+    // Silent for too long while an answer is awaited (idle in the pool, the pool's deadline comes first):
+    // armed once for the connection's life, not per request.
+    socket.setTimeout(RESPONSE_IDLE_TIMEOUT_MS);
     socket.on('timeout', this.onProblem);
     socket.on('close', this.onClose);
   }
@@ -110,9 +120,9 @@ export class TargetPool {
       this.idle.delete(key);
     }
     if (connection) {
+      idleDeadlines.delete(connection);
       connection.owner = owner;
       connection.isReused = true;
-      connection.socket.setTimeout(0);
     }
     return connection;
   }
@@ -133,10 +143,11 @@ export class TargetPool {
     connection.settle();
     list.push(connection);
     this.idle.set(connection.key, list);
-    connection.socket.setTimeout(IDLE_MS);
+    idleDeadlines.set(connection);
   }
 
   forget(connection: TargetConnection): void {
+    idleDeadlines.delete(connection);
     const list = this.idle.get(connection.key);
     const at = list?.indexOf(connection) ?? -1;
     if (list && at !== -1) {

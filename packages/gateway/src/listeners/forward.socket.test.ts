@@ -22,6 +22,8 @@ const plan: PlanAccess = {
   isActive: true,
 };
 const auth = `Proxy-Authorization: Basic ${Buffer.from(`${plan.login}:${plan.password}`).toString('base64')}`;
+/** A plan of its own for counting one connection's thread slot while other tests' connections come and go. */
+const closingPlan: PlanAccess = { ...plan, planId: 'plan-fw-close', login: 'bgforward02' };
 
 let origin: HttpServer;
 let originPort: number;
@@ -73,6 +75,9 @@ beforeAll(async () => {
         );
       } else if (path === '/until-close') {
         socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nread me until the end');
+      } else if (path === '/slow-close') {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nread me ');
+        setTimeout(() => socket.end('until the end'), 100);
       } else if (path === '/no-content') {
         socket.write('HTTP/1.1 204 No Content\r\nX-Empty: yes\r\n\r\n');
       } else if (path === '/once') {
@@ -93,6 +98,7 @@ beforeAll(async () => {
   const exit = { kind: 'direct', poolType: 'datacenter', country: 'DE', isRisky: false } as const;
   const store = new InMemoryGatewayStore()
     .addPlan(plan)
+    .addPlan(closingPlan)
     .addExit({ ...exit, id: 'local-2', localAddress: '127.0.0.2' })
     .addExit({ ...exit, id: 'local-3', localAddress: '127.0.0.3' });
   gateway = createGateway(store, {
@@ -254,6 +260,37 @@ describe('forward HTTP through the HTTP/1.1 relay', () => {
     // The body ends with the connection, so the client's connection ends too, and is told so.
     expect(untilClose).toMatch(/\r\nConnection: close\r\n/);
     expect(untilClose.endsWith('\r\n\r\nread me until the end')).toBe(true);
+  });
+
+  it('closes the connection after an answer that ends it, with a pipelined request behind, and frees its thread', async () => {
+    const basic = Buffer.from(`${closingPlan.login}:${closingPlan.password}`).toString('base64');
+    const client = new Client();
+    const request = (path: string) =>
+      `GET http://127.0.0.1:${rawPort}${path} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${basic}\r\n\r\n`;
+    // A pipelined request pauses the client connection while the close-delimited answer streams, and
+    // its last byte, arriving then, waits unread in the socket when the client's FIN comes behind it.
+    const pipelined = request('/slow-close') + request('/no-content');
+    client.send(pipelined.slice(0, -1));
+    await new Promise((resolve) => client.socket.once('data', resolve));
+    client.send(pipelined.slice(-1));
+    expect((await client.response()).endsWith('read me until the end')).toBe(true);
+    // The client answers the gateway's FIN with its own (allowHalfOpen is off): the gateway must read it.
+    await new Promise((resolve) => client.socket.once('close', resolve));
+    await expect.poll(() => gateway.threads.count(closingPlan.planId), { timeout: 3000 }).toBe(0);
+  });
+
+  it('counts each of two pipelined requests to different hosts under its own host', async () => {
+    const basic = Buffer.from(`${closingPlan.login}:${closingPlan.password}`).toString('base64');
+    gateway.meter.drain();
+    const client = new Client();
+    const request = (host: string, port: number, path: string) =>
+      `GET http://${host}:${port}${path} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${basic}\r\n\r\n`;
+    client.send(request('127.0.0.1', rawPort, '/no-content') + request('localhost', originPort, '/second'));
+    expect(await client.response()).toMatch(/^HTTP\/1\.1 204 /);
+    expect((await client.response()).endsWith('path /second')).toBe(true);
+    client.close();
+    const usage = gateway.meter.drain().get(closingPlan.planId);
+    expect(usage?.hostRequests).toEqual({ '127.0.0.1': 1, localhost: 1 });
   });
 
   it('sends a request again on a fresh connection to the same exit when a kept-alive one was dropped as it was reused', async () => {

@@ -5,12 +5,8 @@ import { countConnection } from '../counters.ts';
 import { type EngineContext, refuseHttp } from '../engine-context.ts';
 import { GatewayError } from '../errors.ts';
 import type { ClientConnection } from '../http1/client-connection.ts';
-import {
-  type ExchangeEvents,
-  ForwardExchange,
-  type ForwardRequest,
-  forwardRequestFor,
-} from '../http1/exchange.ts';
+import { type ExchangeEvents, ForwardExchange } from '../http1/exchange.ts';
+import { type ForwardRequest, forwardRequestFor } from '../http1/forward-request.ts';
 import { headerValue, type MalformedMessage, type RequestHead, splitAbsoluteUrl } from '../http1/messages.ts';
 import type { TargetConnection } from '../http1/target-pool.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
@@ -54,10 +50,21 @@ export function handleForward(
   body: Buffer,
 ): void {
   countConnection(ctx.counters, session, 'http');
-  admitHttp(ctx, headerValue(head.headers, 'proxy-authorization'), session).then(
-    (admitted) => forwardAdmitted(ctx, session, from, head, body, admitted),
-    (error: unknown) => refuseHttp(ctx, session.socket, error, null),
-  );
+  let admitted: Admitted | Promise<Admitted>;
+  try {
+    admitted = admitHttp(ctx, headerValue(head.headers, 'proxy-authorization'), session);
+  } catch (error) {
+    refuseHttp(ctx, session.socket, error, null);
+    return;
+  }
+  if (admitted instanceof Promise) {
+    admitted.then(
+      (known) => forwardAdmitted(ctx, session, from, head, body, known),
+      (error: unknown) => refuseHttp(ctx, session.socket, error, null),
+    );
+  } else {
+    forwardAdmitted(ctx, session, from, head, body, admitted);
+  }
 }
 
 function forwardAdmitted(

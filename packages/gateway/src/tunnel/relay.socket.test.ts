@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { connectTarget, type ReadConsumer, relay, relayLimits, targetReaderOf } from './relay.ts';
 
 // The relay on its own, between real sockets: a "proxy" server whose accepted client is relayed to a
@@ -148,9 +148,10 @@ describe('tunnel relay', () => {
     // own buffer. The first answer's last view is still in a write to its client when the connection
     // passes to the next exchange (a kept-alive target back in the pool): the next answer must not be
     // read into that memory, or the first client would get the second's bytes.
+    const defaultViews = relayLimits.forwardViews;
     relayLimits.forwardViews = true;
     onTestFinished(() => {
-      relayLimits.forwardViews = false;
+      relayLimits.forwardViews = defaultViews;
     });
     const first = randomBytes(3 * 1024 * 1024);
     const second = randomBytes(3 * 1024 * 1024);
@@ -225,5 +226,153 @@ describe('tunnel relay', () => {
     slowReceived.push(Buffer.from(last?.chunk ?? Buffer.alloc(0)));
     last?.done();
     expect(sha256(Buffer.concat(slowReceived))).toBe(sha256(first));
+  });
+
+  describe('an own buffer goes back to the pool only when no write holds it and no read can land in it', () => {
+    // One own buffer in all, so a buffer given back is the next one taken; views on.
+    const defaults = { ...relayLimits };
+    beforeEach(() => {
+      relayLimits.maxOwnBuffers = 1;
+      relayLimits.forwardViews = true;
+    });
+    // Closed before the servers are (a server's close waits for its connections).
+    const sockets: Socket[] = [];
+    afterEach(() => {
+      Object.assign(relayLimits, defaults);
+      for (const socket of sockets.splice(0)) {
+        socket.destroy();
+      }
+    });
+
+    /** A sink that takes writes at once, but holds the write that crosses `holdAt` bytes until released. */
+    function holdingSink(holdAt: number) {
+      const state = { taken: 0, held: null as { chunk: Buffer; at: number; done: () => void } | null };
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          const at = state.taken;
+          state.taken += chunk.length;
+          if (state.held === null && state.taken >= holdAt) {
+            state.held = { chunk, at, done };
+          } else {
+            done();
+          }
+        },
+      }) as unknown as Socket;
+      return { sink, state };
+    }
+
+    /** A target that sends what the test tells it to, on its one connection. */
+    async function scriptedTarget() {
+      let socket: Socket | null = null;
+      let connected: () => void = () => {};
+      const ready = new Promise<void>((resolve) => {
+        connected = resolve;
+      });
+      const port = await listen((accepted) => {
+        socket = accepted;
+        sockets.push(accepted);
+        connected();
+      });
+      return {
+        port,
+        ready,
+        send: (bytes: Buffer) => (socket as Socket | null)?.write(bytes),
+      };
+    }
+
+    /** A forward target connection whose reads go to `onData` (views when `views`). */
+    function consumed(
+      port: number,
+      onData: (chunk: Buffer) => void,
+      sink: () => Socket | null,
+      views: boolean,
+    ) {
+      const target = connectTarget({ host: '127.0.0.1', port });
+      targetReaderOf(target)?.consumeWith({ onData, takesViews: () => views, sink, mayRead: () => true });
+      sockets.push(target);
+      return target;
+    }
+
+    /** A forward target connection whose reads are only counted (a client that reads at once). */
+    function counted(port: number) {
+      let got = 0;
+      const socket = consumed(
+        port,
+        (chunk) => {
+          got += chunk.length;
+        },
+        () => null,
+        false,
+      );
+      return { socket, got: () => got };
+    }
+
+    function until(ready: () => boolean): Promise<void> {
+      return expect.poll(ready, { timeout: 5_000, interval: 5 }).toBe(true) as unknown as Promise<void>;
+    }
+
+    it('a connection that goes back to the target pool with its last view still being written keeps that memory', async () => {
+      // The first answer: 1 MiB, whose last read reaches a client that stopped reading, and the
+      // connection settles into the pool right then (inside that read, as an exchange's end does).
+      const answer = randomBytes(1024 * 1024);
+      const first = await scriptedTarget();
+      const { sink, state } = holdingSink(answer.length);
+      let got = 0;
+      const firstTarget = consumed(
+        first.port,
+        (chunk) => {
+          got += chunk.length;
+          sink.write(chunk);
+          if (got === answer.length) {
+            targetReaderOf(firstTarget)?.settle();
+          }
+        },
+        () => sink,
+        true,
+      );
+      await first.ready;
+      first.send(answer);
+      await until(() => state.held !== null);
+      // Another connection streams meanwhile: it must not be given the memory the held write reads.
+      const other = await scriptedTarget();
+      const otherTarget = counted(other.port);
+      await other.ready;
+      other.send(randomBytes(2 * 1024 * 1024));
+      await until(() => otherTarget.got() === 2 * 1024 * 1024);
+      const held = state.held as unknown as { chunk: Buffer; at: number; done: () => void };
+      expect(held.chunk.equals(answer.subarray(held.at, held.at + held.chunk.length))).toBe(true);
+      held.done();
+    });
+
+    it('a buffer given up between reads is not read into by its socket once another socket has it', async () => {
+      // A connection streams into its own buffer, then settles outside any read (an exchange that
+      // ended after waiting for traffic): its socket's next read is already armed with that buffer.
+      const quiet = await scriptedTarget();
+      const quietTarget = counted(quiet.port);
+      await quiet.ready;
+      quiet.send(randomBytes(512 * 1024));
+      await until(() => quietTarget.got() === 512 * 1024);
+      await new Promise((resolve) => setImmediate(resolve));
+      targetReaderOf(quietTarget.socket)?.settle();
+      // Another connection streams to a client that stops reading after 256 KiB.
+      const payload = randomBytes(1024 * 1024);
+      const streaming = await scriptedTarget();
+      const { sink, state } = holdingSink(256 * 1024);
+      consumed(
+        streaming.port,
+        (chunk) => sink.write(chunk),
+        () => sink,
+        true,
+      );
+      await streaming.ready;
+      streaming.send(payload);
+      await until(() => state.held !== null);
+      // The quiet connection speaks again: its read must land somewhere other than the held write.
+      quiet.send(Buffer.alloc(200 * 1024, 0x41));
+      await until(() => quietTarget.got() === 712 * 1024);
+      const held = state.held as unknown as { chunk: Buffer; at: number; done: () => void };
+      expect(held.chunk.equals(payload.subarray(held.at, held.at + held.chunk.length))).toBe(true);
+      held.done();
+    });
   });
 });

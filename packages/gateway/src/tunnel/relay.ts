@@ -1,4 +1,5 @@
 import { connect, type Socket, type TcpNetConnectOpts } from 'node:net';
+import { endWith } from './end-with.ts';
 
 // The tunnel relay's download direction (target → client) carries almost all of a proxy's bytes. A
 // plain `pipe` allocates a fresh 64 KiB buffer per read and leaves each to the garbage collector; here a
@@ -17,9 +18,9 @@ const QUIET_READ = 4 * 1024;
 const OWN_BUFFER_BYTES = 512 * 1024;
 /**
  * At most this many own buffers exist at once (32 MiB); sockets beyond stay on the shared one.
- * `forwardViews`: forward responses go on as views of reused memory rather than copies (off, see consumeView).
+ * `forwardViews`: forward responses go on as views of reused memory rather than copies (see consumeView).
  */
-export const relayLimits = { maxOwnBuffers: 64, forwardViews: false };
+export const relayLimits = { maxOwnBuffers: 64, forwardViews: true };
 
 const freeBuffers: Buffer[] = [];
 /** Own buffers held by sockets now. */
@@ -85,8 +86,25 @@ class TargetReader {
   private consumer: ReadConsumer | null = null;
   /** A write of a view of the own buffer has not flushed: nothing is read into it meanwhile. */
   private viewHeld = false;
+  /**
+   * The buffer the socket's next read lands in: the last one nextBuffer answered (Node asks for it
+   * after each read). An own buffer given up while armed cannot go back to the pool yet, or this
+   * socket's next read would overwrite another socket's bytes: it is parked until the socket reads
+   * once more (into it, copied out) or closes.
+   */
+  private armed: Buffer = SHARED;
+  private parked: Buffer | null = null;
 
-  nextBuffer = (): Buffer => (this.viewHeld ? SHARED : (this.own ?? SHARED));
+  nextBuffer = (): Buffer => {
+    // An own buffer on its way back to the pool (releasing) or held by a write is not read into.
+    const next = this.viewHeld || this.releasing || !this.own ? SHARED : this.own;
+    this.armed = next;
+    if (this.parked && this.parked !== next) {
+      giveBack(this.parked, false);
+      this.parked = null;
+    }
+    return next;
+  };
 
   /** Reads go to `consumer` from now on (null: to the relay's sink, once it starts). */
   consumeWith(consumer: ReadConsumer | null): void {
@@ -122,7 +140,7 @@ class TargetReader {
       // the rest is never written, so never billed. (A copy: the buffer is given back on close.)
       const part = Buffer.allocUnsafe(allowed);
       buffer.copy(part, 0, 0, allowed);
-      (this.sink as Socket).end(part);
+      endLastPaid(this.sink as Socket, part);
       this.socket.destroy();
       return false;
     }
@@ -168,9 +186,9 @@ class TargetReader {
   }
 
   /**
-   * A streamed body's read as a view of the own buffer, not a copy. Off (relayLimits.forwardViews): under
-   * a client that keeps pausing, a body through it once arrived corrupted in forward-bulk.socket.test.ts,
-   * and the cause is not found yet; copies cost the bench about a third more CPU per GB than views.
+   * A streamed body's read as a view of the own buffer, not a copy (bench/gateway: 373 ms of CPU per GB
+   * against 410 with copies; relayLimits.forwardViews turns it off). The view is held from before it is handed on until
+   * its write has flushed, so that the buffer neither goes back to the pool nor is read into meanwhile.
    */
   private consumeView(consumer: ReadConsumer, length: number, buffer: Buffer): boolean {
     if (length < QUIET_READ) {
@@ -178,11 +196,13 @@ class TargetReader {
     }
     // The client the view is written to, asked first: handing it on may end the exchange.
     const sink = consumer.sink();
+    // Held from before the hand-off: the last view of an answer puts the connection back in the pool
+    // (settle) while its write may still be in flight, and the buffer must not go back with it.
+    this.viewHeld = true;
     consumer.onData(buffer.subarray(0, length));
     if (sink && !sink.destroyed && sink.writableLength > 0) {
       // Nothing is read into the own buffer until the write holding the view has flushed: an empty
       // write's callback comes after every write before it (after the end, the sink's close does).
-      this.viewHeld = true;
       if (sink.writableEnded) {
         sink.once('close', this.afterViewFlushed);
       } else {
@@ -190,6 +210,7 @@ class TargetReader {
       }
       return false;
     }
+    this.viewHeld = false;
     this.releaseIfQuiet();
     return true;
   }
@@ -244,7 +265,11 @@ class TargetReader {
       return;
     }
     if (this.releasing && this.own) {
-      giveBack(this.own, false);
+      if (this.own === this.armed) {
+        this.parked = this.own;
+      } else {
+        giveBack(this.own, false);
+      }
       this.own = null;
     }
     this.releasing = false;
@@ -270,6 +295,11 @@ class TargetReader {
       giveBack(this.own, this.waiting || this.viewHeld);
     }
     this.own = null;
+    // Nothing reads into a closed socket's buffer any more.
+    if (this.parked) {
+      giveBack(this.parked, false);
+      this.parked = null;
+    }
   }
 }
 
@@ -328,8 +358,8 @@ function forward(from: Socket, to: Socket, allow: Allow): void {
         void more.then(feed, feed);
         return;
       }
+      endLastPaid(to, chunk.subarray(0, length));
       from.destroy();
-      to.end(chunk.subarray(0, length));
       return;
     }
     if (!to.write(chunk)) {
@@ -353,6 +383,25 @@ function forward(from: Socket, to: Socket, allow: Allow): void {
   from.resume();
 }
 
+/** Sockets given the last bytes their plan paid for: the other side's close must not cut those off. */
+const endingPaid = new WeakSet<Socket>();
+
+/**
+ * The plan's traffic ran out: `to` gets the bytes paid for (billed as written) and ends, and closes on
+ * its own once they are out (endWith); destroying it when the other side closes would drop bytes still
+ * queued in it, billed and never delivered.
+ */
+function endLastPaid(to: Socket, bytes: Buffer): void {
+  endingPaid.add(to);
+  endWith(to, bytes);
+  // A client that stops reading does not hold the connection (and its thread) beyond this.
+  const deadline = setTimeout(() => to.destroy(), LAST_PAID_DEADLINE_MS);
+  deadline.unref();
+  to.once('close', () => clearTimeout(deadline));
+}
+
+const LAST_PAID_DEADLINE_MS = 30_000;
+
 /**
  * Carries bytes both ways between a client and a target until either side ends, then closes both.
  * Every byte goes out of the client connection's traffic allowance (`allow`), in both directions: when
@@ -361,8 +410,16 @@ function forward(from: Socket, to: Socket, allow: Allow): void {
  */
 export function relay(client: Socket, target: Socket, allow: Allow = UNLIMITED): void {
   target.on('error', () => client.destroy());
-  client.on('close', () => target.destroy());
-  target.on('close', () => client.destroy());
+  client.on('close', () => {
+    if (!endingPaid.has(target)) {
+      target.destroy();
+    }
+  });
+  target.on('close', () => {
+    if (!endingPaid.has(client)) {
+      client.destroy();
+    }
+  });
   forward(client, target, allow);
   const reader = readers.get(target);
   if (reader) {

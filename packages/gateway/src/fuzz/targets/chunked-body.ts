@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { BodyTracker, type Framing, MalformedMessage } from '../../http1/messages.ts';
+import { BodyTracker } from '../../http1/body-tracker.ts';
+import { type Framing, MalformedMessage } from '../../http1/messages.ts';
 import {
   assert,
   assertEqual,
