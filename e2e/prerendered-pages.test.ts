@@ -243,7 +243,11 @@ describe('the prerendered public pages', () => {
     expect(locations.sort()).toEqual(listed.map((path) => `${PUBLIC_URL}${path}`).sort());
   });
 
-  it('shows the page without JavaScript, and hydrates it without a mismatch', async () => {
+  // Every public page twice (without JavaScript, then hydrated and navigated from): a few seconds a page
+  // on a slow 2-core machine with another browser suite beside it.
+  it('shows the page without JavaScript, and hydrates it without a mismatch', {
+    timeout: 180_000,
+  }, async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     const page = await noScript.newPage();
     for (const { path, heading } of pages) {

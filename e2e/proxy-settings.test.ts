@@ -39,7 +39,7 @@ async function expectRefusedAt(field: Locator, message: string): Promise<void> {
       .join(' '),
   );
   expect(description).toContain(message);
-  expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+  await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
   // Only the refused setting is marked.
   expect(await page.locator('form [aria-invalid="true"]').count()).toBe(1);
 }

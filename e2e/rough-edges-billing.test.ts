@@ -177,7 +177,7 @@ describe('Plans & Pricing', () => {
     const form = orderForm('Datacenter');
     await form.waitFor();
     await expect.poll(() => isWithinViewport(page, form.getByLabel('Quantity (GB)'))).toBe(true);
-    expect(await form.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    await expect.poll(() => form.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     await saveScreenshot(page, 'plans-order-375');
 
     // The title (or anywhere on the card) chooses the plan: a click where a person sees the title.

@@ -39,6 +39,8 @@ export interface CreateDbOptions {
   connectTimeoutMs?: number;
   /** How long one query may wait for its answer before it fails (default 10 s). */
   queryTimeoutMs?: number;
+  /** PGlite only: start from this dump of a data directory (tests start from a migrated one). */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -155,7 +157,10 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     dataPath = join(options.dataDir, 'pglite');
     mkdirSync(dataPath, { recursive: true });
   }
-  const client = await PGlite.create(dataPath);
+  const client = await PGlite.create(
+    dataPath,
+    options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
+  );
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   return {
     db: db as unknown as Database,

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, type DbHandle } from '@bytegate/db';
+import type { DbHandle } from '@bytegate/db';
 import { createUser } from '@bytegate/db/queries';
+import { createTestDb } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { adminSocketPath, openAdminChannel, sendToRunningServer } from './admin-channel.ts';
@@ -30,8 +31,7 @@ describe('the admin channel', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bytegate-channel-'));
-    database = await createDb({ dataDir: null });
-    await database.migrate();
+    database = await createTestDb('pglite');
     await createUser(database.db, {
       email: 'ops@example.com',
       passwordHash: '!',

@@ -5,14 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
 import { listAuditEntries } from '@bytegate/db/queries';
+import { seedDataDir } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
 
 describe('bytegate exits', () => {
   let dataDir: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bytegate-exits-'));
+    await seedDataDir(dataDir);
   });
   afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
 import { createUser, getActiveUserByEmail, listAuditEntries, sumLedger } from '@bytegate/db/queries';
+import { seedDataDir } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
@@ -17,6 +18,7 @@ describe('bytegate refund', () => {
   let orderId: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bytegate-cli-'));
+    await seedDataDir(dataDir);
     const database = await createDb({ dataDir });
     await database.migrate();
     const user = await createUser(database.db, {

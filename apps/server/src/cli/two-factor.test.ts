@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
 import { createUser, getActiveUserByEmail, listAuditEntries } from '@bytegate/db/queries';
+import { seedDataDir } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTotpSecret } from '../services/accounts/two-factor/code-rules.ts';
 
@@ -14,6 +15,7 @@ describe('bytegate two-factor reset', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bytegate-cli-'));
+    await seedDataDir(dataDir);
     const database = await createDb({ dataDir });
     await database.migrate();
     await createUser(database.db, {
