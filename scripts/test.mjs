@@ -50,7 +50,7 @@ if (check.status === 0 && lint.status === 0) {
 }
 
 // 2. Decide which suites can run here; under CI a missing dependency is a failure, never a skip.
-const projects = ['unit', 'gateway', 'api'];
+const projects = ['unit', 'gateway', 'api', 'fleet'];
 if (process.env.TEST_DATABASE_URL) {
   if (!(await isReachable(process.env.TEST_DATABASE_URL))) {
     console.error(`PostgreSQL is not reachable at TEST_DATABASE_URL (${process.env.TEST_DATABASE_URL}).`);

@@ -5,6 +5,7 @@ import { createTestDb } from '@bytegate/db/testing';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../config.ts';
+import { publishGatewayChangeOnce } from '../gateway/fleet/gateway-changes.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
 import { type BytegateProcess, startBytegate } from './bytegate-process.ts';
 import { LOOPBACK_EXITS, startOrigin, within } from './gateway-fixture.ts';
@@ -32,6 +33,15 @@ export interface Fleet {
   start(name: string, env: Record<string, string>): Promise<BytegateProcess>;
   /** The plan's traffic used as the database holds it. */
   used(): Promise<number>;
+  /** The plan's total as the fleet shares it in Redis (every draw is made against it). */
+  sharedTotal(): Promise<number>;
+  /** Sets the plan's traffic left in the database, telling no one; answers its new total. */
+  writePlanLeft(bytes: number): Promise<number>;
+  /**
+   * Sets the plan's traffic left and tells the gateways as the API tells of its writes; answers once the
+   * new total is in force, i.e. the fleet's figures in Redis hold it, whenever the gateways got to it.
+   */
+  setPlanLeft(bytes: number): Promise<void>;
   /** A request to the API process as the customer. */
   apiCall(
     method: string,
@@ -62,12 +72,23 @@ export async function startFleet(redisUrl: string): Promise<Fleet> {
     everyone.push(started);
     return started;
   };
-  const [api, gateway1, gateway2, jobs] = await Promise.all([
+  const starting = await Promise.allSettled([
     start('api', { ROLES: 'web,api' }),
     start('gateway 1', { ROLES: 'gateway' }),
     start('gateway 2', { ROLES: 'gateway' }),
     start('jobs', { ROLES: 'jobs' }),
   ]);
+  const failed = starting.find((result) => result.status === 'rejected');
+  if (failed) {
+    // The ones that did start would outlive the test (and load every later one on the machine).
+    for (const one of everyone) {
+      one.child.kill('SIGKILL');
+    }
+    throw failed.reason;
+  }
+  const [api, gateway1, gateway2, jobs] = starting.map(
+    (result) => (result as PromiseFulfilledResult<BytegateProcess>).value,
+  ) as [BytegateProcess, BytegateProcess, BytegateProcess, BytegateProcess];
   let token = '';
   const apiCall = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`http://127.0.0.1:${api.ports.http}${path}`, {
@@ -109,6 +130,16 @@ export async function startFleet(redisUrl: string): Promise<Fleet> {
     );
   }
 
+  // Read straight from Redis, not through the relay the gateways use.
+  const direct = new Redis(redisUrl);
+  const sharedTotal = async () => Number(await direct.hget(`${prefix}traffic:${plan.subUserId}`, 'total'));
+  const writePlanLeft = async (bytes: number) => {
+    const updated = (await handle.db.execute(
+      sql`update plans set traffic_total_bytes = traffic_used_bytes + ${bytes}, updated_at = now() where id = ${plan.subUserId} returning traffic_total_bytes::text as total`,
+    )) as unknown as { rows: Array<{ total: string }> };
+    return Number(updated.rows[0]?.total);
+  };
+
   return {
     db: handle.db,
     databaseUrl,
@@ -126,6 +157,13 @@ export async function startFleet(redisUrl: string): Promise<Fleet> {
       )) as unknown as { rows: Array<{ used: string }> };
       return Number(result.rows[0]?.used);
     },
+    sharedTotal,
+    writePlanLeft,
+    async setPlanLeft(bytes) {
+      const total = await writePlanLeft(bytes);
+      await publishGatewayChangeOnce(redisUrl, prefix, 'fleet test: plan traffic');
+      await within(10_000, async () => (await sharedTotal()) === total);
+    },
     apiCall,
     async close() {
       for (const one of everyone) {
@@ -133,12 +171,11 @@ export async function startFleet(redisUrl: string): Promise<Fleet> {
       }
       await new Promise((resolve) => origin.server.close(resolve));
       await relay.close();
-      const redis = new Redis(redisUrl);
-      const keys = await redis.keys(`${prefix}*`);
+      const keys = await direct.keys(`${prefix}*`);
       if (keys.length > 0) {
-        await redis.del(...keys);
+        await direct.del(...keys);
       }
-      redis.disconnect();
+      direct.disconnect();
       await handle.close();
     },
   };

@@ -31,6 +31,7 @@ export class FleetMember {
   /** Times a decision fell back to local limits because Redis did not answer (metrics). */
   fallbacks = 0;
   private readonly writers: StateWriter[] = [];
+  private readonly rejoinListeners: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
   private isClosed = false;
 
@@ -52,6 +53,11 @@ export class FleetMember {
   /** Registers a part whose state each heartbeat writes whole. */
   addWriter(writer: StateWriter): void {
     this.writers.push(writer);
+  }
+
+  /** Registers what to do once Redis answers again after being away (what was not told meanwhile). */
+  onRejoin(listener: () => void): void {
+    this.rejoinListeners.push(listener);
   }
 
   /** A Redis call failed: from here limits are local, until a heartbeat gets through. */
@@ -93,6 +99,9 @@ export class FleetMember {
     if (isWritten && this.isDegraded) {
       this.isDegraded = false;
       this.log.info({}, 'Redis answers again: the gateway state is written back and shared limits apply');
+      for (const listener of this.rejoinListeners) {
+        listener();
+      }
     }
     this.schedule(this.isDegraded ? RETRY_MS : HEARTBEAT_MS);
     return isWritten;

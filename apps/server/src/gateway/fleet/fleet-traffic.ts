@@ -114,6 +114,12 @@ interface PlanState {
 
 export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver {
   private readonly plans = new Map<string, PlanState>();
+  /**
+   * The database's figures that Redis has not taken yet: a plan's new total read while Redis was away
+   * (or while a write to it failed) must still reach it, or the fleet would go on drawing against the
+   * old total until the plan's row next changed.
+   */
+  private readonly unsynced = new Map<string, PlanTrafficRow>();
   private readonly idleTimer: NodeJS.Timeout;
 
   constructor(
@@ -134,6 +140,7 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     });
     this.idleTimer = setInterval(() => this.returnIdle(), IDLE_RETURN_MS);
     this.idleTimer.unref();
+    member.onRejoin(() => this.syncChangedRows());
   }
 
   /** A plan's hash; a proxy user's daily or monthly cap has one per period (its epoch). */
@@ -288,14 +295,40 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
 
   /** A refresh saw plans' rows change (a purchase, a refund, usage stored by any gateway). */
   planRowsChanged(rows: ReadonlyMap<string, PlanTrafficRow>): void {
-    if (this.member.isDegraded) {
+    for (const [planId, row] of rows) {
+      this.unsynced.set(planId, row);
+    }
+    this.syncChangedRows();
+  }
+
+  /** Gives Redis the figures it has not taken yet; what fails is kept for the next try (a rejoin). */
+  private syncChangedRows(): void {
+    if (this.member.isDegraded || this.unsynced.size === 0) {
       return;
     }
+    const batch = [...this.unsynced];
+    this.unsynced.clear();
     const pipeline = this.member.redis.pipeline();
-    for (const [planId, row] of rows) {
+    for (const [planId, row] of batch) {
       pipeline.bytegateSyncPlan(this.key(planId), row.totalBytes, row.changedAt, row.usedBytes);
     }
-    pipeline.exec().catch((error: unknown) => this.member.failed(error));
+    const keep = (error: unknown) => {
+      for (const [planId, row] of batch) {
+        if (!this.unsynced.has(planId)) {
+          this.unsynced.set(planId, row);
+        }
+      }
+      this.member.failed(error);
+    };
+    pipeline
+      .exec()
+      .then((results) => {
+        const error = results?.find(([failure]) => failure)?.[0];
+        if (error) {
+          keep(error);
+        }
+      })
+      .catch(keep);
   }
 
   /** A usage write begins: its bytes are no longer pending but still this process's to answer for. */

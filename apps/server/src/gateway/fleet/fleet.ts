@@ -8,8 +8,12 @@ import { FleetThreadSlots } from './fleet-thread-slots.ts';
 import { FleetTrafficAllowance } from './fleet-traffic.ts';
 import { onGatewayChange } from './gateway-changes.ts';
 
-/** A Redis command of the hot path that has not answered in this long counts as Redis being away. */
-const COMMAND_TIMEOUT_MS = 500;
+/**
+ * A Redis command of the hot path that has not answered in this long counts as Redis being away. Not
+ * less: a gateway whose event loop lags on a loaded machine read Redis's prompt answers after 500 ms
+ * timers had fired, fell back to its own limits, and two gateways then overdrew a plan (fleet suite).
+ */
+const COMMAND_TIMEOUT_MS = 2000;
 
 export interface Fleet {
   member: FleetMember;
