@@ -194,7 +194,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
       const downloads = await Promise.all(
         [one, two].map((gateway) => tunnelDownload(gateway.ports.gateway, userAuth, originPort, 15 * MiB)),
       );
-      const carried = downloads.reduce((sum, bytes) => sum + bytes, 0);
+      const carried = downloads.reduce((sum, { billable }) => sum + billable, 0);
       let billed = 0;
       await within(10_000, async () => {
         billed = (await userUsed()) - before;
@@ -228,12 +228,13 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
       });
       const before = await used();
       await fleet.setPlanLeft(50 * MiB);
+      const figuresBefore = await fleet.sharedFigures();
       const downloads = await Promise.all(
         [0, 1, 2, 3].map((i) =>
           tunnelDownload((gateways[i % 2] as BytegateProcess).ports.gateway, auth, originPort, 30 * MiB),
         ),
       );
-      const carried = downloads.reduce((sum, bytes) => sum + bytes, 0);
+      const carried = downloads.reduce((sum, { billable }) => sum + billable, 0);
       let billed = 0;
       await within(10_000, async () => {
         billed = (await used()) - before;
@@ -249,7 +250,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
         expect(fellBack, `${gateway.name} fell back to its own limits`).toBeUndefined();
       }
       console.log(
-        `50 MiB plan through 2 gateways: carried ${carried} bytes, billed ${billed} (bound ${bound}, overdraft ${Math.max(0, billed - 50 * MiB)})`,
+        `50 MiB plan through 2 gateways: carried ${carried} bytes (${downloads.map(({ status, billable }) => `${status}: ${billable}`).join(', ')}), billed ${billed} (bound ${bound}, overdraft ${Math.max(0, billed - 50 * MiB)}); the fleet's figures before: ${JSON.stringify(figuresBefore)}, now: ${JSON.stringify(await fleet.sharedFigures())}`,
       );
       expect(billed).toBe(carried);
       expect(billed).toBeLessThanOrEqual(bound);

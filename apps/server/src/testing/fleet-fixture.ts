@@ -35,6 +35,8 @@ export interface Fleet {
   used(): Promise<number>;
   /** The plan's total as the fleet shares it in Redis (every draw is made against it). */
   sharedTotal(): Promise<number>;
+  /** The plan's whole hash in Redis (total, used, each member's figure): for a failure's message. */
+  sharedFigures(): Promise<Record<string, string>>;
   /** Sets the plan's traffic left in the database, telling no one; answers its new total. */
   writePlanLeft(bytes: number): Promise<number>;
   /**
@@ -158,6 +160,7 @@ export async function startFleet(redisUrl: string): Promise<Fleet> {
       return Number(result.rows[0]?.used);
     },
     sharedTotal,
+    sharedFigures: () => direct.hgetall(`${prefix}traffic:${plan.subUserId}`),
     writePlanLeft,
     async setPlanLeft(bytes) {
       const total = await writePlanLeft(bytes);

@@ -65,31 +65,44 @@ export function forwardGet(
   });
 }
 
-/** Downloads `bytes` through a CONNECT tunnel; answers what the client socket carried both ways. */
+/**
+ * Downloads `bytes` through a CONNECT tunnel; answers its status and what the client socket carried that
+ * the gateway bills: both ways once the tunnel is open, nothing when it was refused (a plan that ran out
+ * while downloads started refuses the late ones, and a refusal for traffic bills neither head).
+ */
 export function tunnelDownload(
   port: number,
   auth: string,
   originPort: number,
   bytes: number,
-): Promise<number> {
+): Promise<{ billable: number; status: number }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('error', reject);
     socket.write(
       `CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\nHost: 127.0.0.1:${originPort}\r\nProxy-Authorization: Basic ${Buffer.from(auth).toString('base64')}\r\n\r\n`,
     );
-    let isOpen = false;
+    let status = 0;
     let head = '';
     socket.on('data', (chunk: Buffer) => {
-      if (!isOpen) {
+      if (status === 0) {
         head += chunk.toString('latin1');
         if (head.includes('\r\n\r\n')) {
-          isOpen = true;
-          socket.write(`GET /?bytes=${bytes} HTTP/1.1\r\nHost: origin\r\nConnection: close\r\n\r\n`);
+          status = Number(head.split(' ')[1]);
+          if (status === 200) {
+            socket.write(`GET /?bytes=${bytes} HTTP/1.1\r\nHost: origin\r\nConnection: close\r\n\r\n`);
+          } else {
+            socket.end();
+          }
         }
       }
     });
     socket.resume();
-    socket.once('close', () => resolve(socket.bytesRead + socket.bytesWritten));
+    socket.once('close', () =>
+      resolve({
+        status,
+        billable: status === 200 ? socket.bytesRead + socket.bytesWritten : 0,
+      }),
+    );
   });
 }

@@ -61,12 +61,19 @@ redis.call('PEXPIRE', KEYS[1], 604800000)
 return 1
 `;
 
-/** A member's figure after a flush, with the database's used after it: in one step, so neither counts twice. */
+/**
+ * A usage write of `ARGV[2]` bytes was stored: the member's figure drops by them and `used` rises to the
+ * database's figure after the write, in one step, so neither counts them twice. By how much, not to
+ * what: a draw on its way when the write ended has its grant in the figure already and this process
+ * does not know it yet, so an absolute figure from now would drop that grant (see settle).
+ */
 const SETTLE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-redis.call('HSET', KEYS[1], 'm:' .. ARGV[1], ARGV[2])
+local field = 'm:' .. ARGV[1]
+local figure = tonumber(redis.call('HGET', KEYS[1], field) or '0') - tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], field, string.format('%d', math.max(0, figure)))
 local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '-1')
 if tonumber(ARGV[3]) > used then
   redis.call('HSET', KEYS[1], 'used', ARGV[3])
@@ -86,7 +93,7 @@ declare module 'ioredis' {
       maxDraw: number,
     ): Result<[number, number], Context>;
     bytegateSyncPlan(key: string, total: number, at: number, used: number): Result<number, Context>;
-    bytegateSettle(key: string, member: string, held: number, used: number): Result<number, Context>;
+    bytegateSettle(key: string, member: string, stored: number, used: number): Result<number, Context>;
   }
 }
 
@@ -107,9 +114,13 @@ interface PlanState {
   /** What the fleet had left after the last draw (undefined before one). */
   fleetLeft: number | undefined;
   drawing: Promise<void> | null;
+  /** Settles sent and not answered yet (a heartbeat's absolute figure waits for them). */
+  settling: number;
   /** What the last draw granted (0: the fleet had nothing left then). */
   lastGrant: number | undefined;
   lastUse: number;
+  /** The plan's total as this process last read it: a lower one gives the reserve up. */
+  knownTotal: number | undefined;
 }
 
 export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver {
@@ -134,8 +145,12 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     redis.defineCommand('bytegateSyncPlan', { numberOfKeys: 1, lua: SYNC });
     redis.defineCommand('bytegateSettle', { numberOfKeys: 1, lua: SETTLE });
     member.addWriter((pipeline) => {
-      for (const planId of this.plans.keys()) {
-        pipeline.hset(this.key(planId), `m:${member.id}`, this.held(planId));
+      for (const [planId, state] of this.plans) {
+        // Not while a draw or a settle is on its way: the heartbeat's pipeline goes out at once, ahead of
+        // them, and its figure (from before they landed) would then be changed by them a second time.
+        if (!state.drawing && state.settling === 0) {
+          pipeline.hset(this.key(planId), `m:${member.id}`, this.held(planId));
+        }
       }
     });
     this.idleTimer = setInterval(() => this.returnIdle(), IDLE_RETURN_MS);
@@ -158,8 +173,10 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
         flushing: 0,
         fleetLeft: undefined,
         drawing: null,
+        settling: 0,
         lastGrant: undefined,
         lastUse: 0,
+        knownTotal: this.planTraffic(planId)?.totalBytes,
       };
       this.plans.set(planId, state);
     }
@@ -197,7 +214,9 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     state.granted += grant;
     // Refilled at half the last slice, so a fast download rarely finds the reserve dry.
     const lowWater = Math.max(MIN_DRAW_BYTES, Math.floor((state.lastGrant ?? 0) / 2));
-    if (state.reserve < lowWater) {
+    // Not once the fleet said it has nothing left: connections then end (whenAvailable) rather than
+    // ask Redis again and again until the plan's row says it is used up.
+    if (state.reserve < lowWater && !this.isExhausted(state)) {
       void this.draw(planId, MIN_DRAW_BYTES - Math.min(0, state.reserve));
     }
     return grant;
@@ -211,10 +230,20 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     if (state.drawing) {
       return state.drawing;
     }
-    if (state.lastGrant === 0 && (state.fleetLeft ?? 0) <= 0) {
+    if (state.reserve > 0) {
+      // The plan has traffic here: what holds the connection is something else (its proxy user's cap),
+      // and drawing for the plan would only pile up a reserve (it reached 173 MB against a 20 MB cap).
+      return Promise.resolve();
+    }
+    if (this.isExhausted(state)) {
       return null;
     }
     return this.draw(planId, MIN_DRAW_BYTES - Math.min(0, state.reserve));
+  }
+
+  /** The last draw found nothing left in the fleet (a new connection's prepare asks again). */
+  private isExhausted(state: PlanState): boolean {
+    return state.lastGrant === 0 && (state.fleetLeft ?? 0) <= 0;
   }
 
   release(planId: string, bytes: number): void {
@@ -297,6 +326,15 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
   planRowsChanged(rows: ReadonlyMap<string, PlanTrafficRow>): void {
     for (const [planId, row] of rows) {
       this.unsynced.set(planId, row);
+      const state = this.plans.get(planId);
+      if (state && row.totalBytes < (state.knownTotal ?? row.totalBytes)) {
+        // A lower total (a refund, a correction): the reserve was drawn against the old one, and spending
+        // it would overdraw the new one. Given up; the next draw asks the fleet again.
+        this.giveUpReserve(planId, state);
+      }
+      if (state) {
+        state.knownTotal = row.totalBytes;
+      }
     }
     this.syncChangedRows();
   }
@@ -348,12 +386,31 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
       const state = this.state(planId);
       state.flushing = Math.max(0, state.flushing - bytes);
       const used = usedAfter?.get(planId);
-      if (used !== undefined && !this.member.isDegraded) {
-        this.member.redis
-          .bytegateSettle(this.key(planId), this.member.id, this.held(planId), used)
-          .catch((error: unknown) => this.member.failed(error));
+      if (used !== undefined) {
+        this.settle(planId, bytes, used);
       }
     }
+  }
+
+  /**
+   * Tells the fleet a usage write of `bytes` was stored: the member's figure drops by them and `used`
+   * rises to the database's figure after it. Sent at once, before any later draw, whose `held` no longer
+   * counts those bytes; relative, because a draw already on its way holds a grant this process does not
+   * know yet (an absolute figure from now, landing after that draw, would drop the grant and let the
+   * other gateways draw those bytes again).
+   */
+  private settle(planId: string, bytes: number, used: number): void {
+    if (this.member.isDegraded) {
+      return;
+    }
+    const state = this.state(planId);
+    state.settling += 1;
+    this.member.redis
+      .bytegateSettle(this.key(planId), this.member.id, bytes, used)
+      .catch((error: unknown) => this.member.failed(error))
+      .finally(() => {
+        state.settling -= 1;
+      });
   }
 
   /** Reserves no connection has drawn on for a while go back, so other gateways can use them. */
@@ -363,22 +420,32 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
       if (now - state.lastUse < IDLE_RETURN_MS || state.drawing) {
         continue;
       }
-      if (state.reserve > 0) {
-        state.reserve = 0;
-        state.fleetLeft = undefined;
-      }
-      const held = this.held(planId);
-      if (!this.member.isDegraded) {
-        const { redis, id } = this.member;
-        const field = `m:${id}`;
-        const written =
-          held > 0 ? redis.hset(this.key(planId), field, held) : redis.hdel(this.key(planId), field);
-        written.catch((error: unknown) => this.member.failed(error));
-      }
+      const held = this.giveUpReserve(planId, state);
       if (held === 0) {
         this.plans.delete(planId);
       }
     }
+  }
+
+  /**
+   * Gives the fleet back what this process drew and no connection took, and tells it at once (sent after
+   * any settle on its way; while a draw is, its answer writes the figure). Answers the figure.
+   */
+  private giveUpReserve(planId: string, state: PlanState): number {
+    if (state.reserve > 0) {
+      state.reserve = 0;
+      state.fleetLeft = undefined;
+      state.lastGrant = undefined;
+    }
+    const held = this.held(planId);
+    if (!this.member.isDegraded && !state.drawing) {
+      const { redis, id } = this.member;
+      const field = `m:${id}`;
+      const written =
+        held > 0 ? redis.hset(this.key(planId), field, held) : redis.hdel(this.key(planId), field);
+      written.catch((error: unknown) => this.member.failed(error));
+    }
+    return held;
   }
 
   close(): void {
