@@ -208,6 +208,8 @@ describe('two-factor authentication', () => {
 
   it('asks for a code in the dialogs of actions asked again: an API key with a recovery code', async () => {
     await openSection(page, 'User Settings');
+    // The form asks for the code because the account's status says two-factor is on: once it has arrived.
+    await securityCard().getByText('8 recovery codes left.').waitFor();
     const keys = page.getByRole('region', { name: 'API Keys' });
     await keys.getByRole('button', { name: 'Create API Key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create API Key' });
@@ -224,5 +226,40 @@ describe('two-factor authentication', () => {
     await page.getByRole('dialog', { name: 'Copy your key now' }).waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
     await securityCard().getByText('7 recovery codes left.').waitFor();
+  });
+
+  it('asks for the code when the server does, before the account’s status has arrived', async () => {
+    // A slow network: the security status does not arrive while the form is filled and sent.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/user-settings/security', async (route) => {
+      await held;
+      // Handled already when the page went away meanwhile.
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.reload();
+      await openSection(page, 'User Settings');
+      const keys = page.getByRole('region', { name: 'API Keys' });
+      await keys.getByRole('button', { name: 'Create API Key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create API Key' });
+      await dialog.getByLabel('Name').fill('Slow network script');
+      await dialog.getByLabel('Current Password').fill(account.password);
+      expect(await dialog.getByLabel('Two-factor code').count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Create Key' }).click();
+      // The server's refusal shows the code field, with what it said.
+      await dialog.getByText('Two-factor authentication is on: enter the code').waitFor();
+      await dialog.getByRole('button', { name: 'Use a recovery code instead' }).click();
+      await dialog.getByLabel('Recovery code').fill(recoveryCodes[3] ?? '');
+      await dialog.getByRole('button', { name: 'Create Key' }).click();
+      await page.getByRole('dialog', { name: 'Copy your key now' }).waitFor();
+      await page.getByRole('button', { name: 'Done' }).click();
+    } finally {
+      release();
+      await page.unroute('**/api/user-settings/security');
+    }
+    await securityCard().getByText('6 recovery codes left.').waitFor();
   });
 });

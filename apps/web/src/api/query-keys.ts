@@ -28,6 +28,8 @@ export const queryKeys = {
   planAutomation: (planId: string) => ['plans', planId, 'automation'] as const,
   /** User Settings → Security: two-factor's status, the Google account linked, whether it has a password. */
   security: ['user-settings', 'security'] as const,
+  /** Set when the server answered TWO_FACTOR_REQUIRED (query-client.tsx), never fetched. */
+  twoFactorAsked: ['user-settings', 'two-factor-asked'] as const,
   profile: ['user-settings', 'profile'] as const,
   /** The account's activity feed, every page loaded so far. */
   activity: ['account', 'activity'] as const,

@@ -20,9 +20,19 @@ export function useSecurityStatus() {
   return useQuery({ queryKey: queryKeys.security, queryFn: () => twoFactorApi.getSecurity() });
 }
 
-/** Whether actions asked again (password change, deletion, API keys) need a two-factor code. */
+/**
+ * Whether actions asked again (password change, deletion, API keys) need a two-factor code: as the
+ * account's status says, or, before it has arrived, as the server said when it refused one without a code.
+ */
 export function useIsTwoFactorOn(): boolean {
-  return useSecurityStatus().data?.twoFactor.enabled ?? false;
+  const enabled = useSecurityStatus().data?.twoFactor.enabled;
+  const wasAsked = useQuery({
+    queryKey: queryKeys.twoFactorAsked,
+    queryFn: () => false,
+    enabled: false,
+    initialData: false,
+  }).data;
+  return enabled ?? wasAsked;
 }
 
 function setTwoFactor(queryClient: QueryClient, twoFactor: TwoFactorStatus) {
