@@ -251,6 +251,7 @@ describe('two-factor authentication', () => {
       await dialog.getByRole('button', { name: 'Create Key' }).click();
       // The server's refusal shows the code field, with what it said.
       await dialog.getByText('Two-factor authentication is on: enter the code').waitFor();
+      await expectFocused(dialog.getByLabel('Two-factor code'));
       await dialog.getByRole('button', { name: 'Use a recovery code instead' }).click();
       await dialog.getByLabel('Recovery code').fill(recoveryCodes[3] ?? '');
       await dialog.getByRole('button', { name: 'Create Key' }).click();

@@ -40,6 +40,9 @@ export function TwoFactorCodeField({
         className="font-mono tracking-widest"
         error={error}
         aria-describedby={hintId}
+        // Shown because the server asked for a code (the form had not known two-factor was on): the field
+        // arrives with its error after the form's own focus on it was tried, so it takes the focus itself.
+        autoFocus={error !== undefined}
         {...inputProps}
       />
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
