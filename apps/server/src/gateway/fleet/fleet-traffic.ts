@@ -1,101 +1,7 @@
 import { MAX_GRANT_BYTES, type TrafficAllowance } from '@bytegate/gateway';
-import type { Result } from 'ioredis';
 import type { PlanTrafficRow, TrafficObserver } from '../db-gateway-store.ts';
 import type { FleetMember } from './fleet-member.ts';
-
-/**
- * Traffic shared by every gateway serving a plan. Per plan a Redis hash holds the plan's `total` (with
- * the time of the row it came from, `at`), its `used` (the database's figure, only ever raised) and, per
- * member, `m:<id>`: the billed bytes that member answers for and the database does not hold yet (drawn
- * and not handed out, granted to connections, metered and not yet stored). What the fleet may still
- * grant is total − used − Σ members. A draw computes that, grants a slice, and writes the member's new
- * figure in one script; the figure is always absolute, so a lost answer is mended by the next write.
- *
- * A proxy user's traffic cap is shared the same way, under its key (`pu:<id>`, one hash per cap period).
- *
- * Connections take their grants synchronously from this process's reserve; the reserve is refilled ahead
- * of need. When it runs dry before a refill lands, a connection may run on credit up to CREDIT_BYTES that
- * Redis does not know of yet: that credit, once per gateway, is the overdraft bound (README).
- */
-const DRAW = `
-local total = redis.call('HGET', KEYS[1], 'total')
-if not total then
-  return {-1, 0}
-end
-local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
-local fields = redis.call('HGETALL', KEYS[1])
-local others = 0
-local own = 'm:' .. ARGV[1]
-for i = 1, #fields, 2 do
-  local field = fields[i]
-  if string.sub(field, 1, 2) == 'm:' and field ~= own then
-    if redis.call('EXISTS', ARGV[4] .. string.sub(field, 3)) == 1 then
-      others = others + tonumber(fields[i + 1])
-    else
-      redis.call('HDEL', KEYS[1], field)
-    end
-  end
-end
-local held = tonumber(ARGV[2])
-local left = tonumber(total) - used - others - held
-local grant = 0
-if left > 0 then
-  local slice = math.max(tonumber(ARGV[5]), math.min(tonumber(ARGV[6]), math.floor(left / 16)))
-  grant = math.min(math.max(slice, tonumber(ARGV[3])), left)
-end
-redis.call('HSET', KEYS[1], own, string.format('%d', held + grant))
-return {grant, left - grant}
-`;
-
-/** The database's figures for a plan; newer `at` wins for the total, the larger `used` wins. */
-const SYNC = `
-local at = tonumber(redis.call('HGET', KEYS[1], 'at') or '-1')
-if tonumber(ARGV[2]) >= at then
-  redis.call('HSET', KEYS[1], 'total', ARGV[1], 'at', ARGV[2])
-end
-local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '-1')
-if tonumber(ARGV[3]) > used then
-  redis.call('HSET', KEYS[1], 'used', ARGV[3])
-end
-redis.call('PEXPIRE', KEYS[1], 604800000)
-return 1
-`;
-
-/**
- * A usage write of `ARGV[2]` bytes was stored: the member's figure drops by them and `used` rises to the
- * database's figure after the write, in one step, so neither counts them twice. By how much, not to
- * what: a draw on its way when the write ended has its grant in the figure already and this process
- * does not know it yet, so an absolute figure from now would drop that grant (see settle).
- */
-const SETTLE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return 0
-end
-local field = 'm:' .. ARGV[1]
-local figure = tonumber(redis.call('HGET', KEYS[1], field) or '0') - tonumber(ARGV[2])
-redis.call('HSET', KEYS[1], field, string.format('%d', math.max(0, figure)))
-local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '-1')
-if tonumber(ARGV[3]) > used then
-  redis.call('HSET', KEYS[1], 'used', ARGV[3])
-end
-return 1
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    bytegateDraw(
-      key: string,
-      member: string,
-      held: number,
-      need: number,
-      alivePrefix: string,
-      minDraw: number,
-      maxDraw: number,
-    ): Result<[number, number], Context>;
-    bytegateSyncPlan(key: string, total: number, at: number, used: number): Result<number, Context>;
-    bytegateSettle(key: string, member: string, stored: number, used: number): Result<number, Context>;
-  }
-}
+import { DRAW, SETTLE, SYNC } from './fleet-traffic-scripts.ts';
 
 /** What a gateway may run on beyond what Redis knows, per plan: the overdraft bound is N × this. */
 export const CREDIT_BYTES = 1024 * 1024;
@@ -123,6 +29,21 @@ interface PlanState {
   knownTotal: number | undefined;
 }
 
+/**
+ * Traffic shared by every gateway serving a plan. Per plan a Redis hash holds the plan's `total` (with
+ * the time of the row it came from, `at`), its `used` (the database's figure, only ever raised) and, per
+ * member, `m:<id>`: the billed bytes that member answers for and the database does not hold yet (drawn
+ * and not handed out, granted to connections, metered and not yet stored). What the fleet may still
+ * grant is total − used − Σ members. A draw computes that, grants a slice, and writes the member's new
+ * figure in one script; that figure is absolute, so a lost answer is mended by the next write. A stored
+ * usage write lowers it by its bytes instead (settle: a draw may be on its way).
+ *
+ * A proxy user's traffic cap is shared the same way, under its key (`pu:<id>`, one hash per cap period).
+ *
+ * Connections take their grants synchronously from this process's reserve; the reserve is refilled ahead
+ * of need. When it runs dry before a refill lands, a connection may run on credit up to CREDIT_BYTES that
+ * Redis does not know of yet: that credit, once per gateway, is the overdraft bound (README).
+ */
 export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver {
   private readonly plans = new Map<string, PlanState>();
   /**
