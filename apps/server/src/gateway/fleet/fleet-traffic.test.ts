@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, waitForRedis } from '../../redis/redis-client.ts';
 import type { PlanTrafficRow } from '../db-gateway-store.ts';
 import { FleetMember } from './fleet-member.ts';
@@ -41,6 +41,14 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
     redis = createRedis(redisUrl ?? '', { commandTimeoutMs: 2000, autoPipelining: true });
     await waitForRedis(redis, 2000);
   });
+  // Every member a test made leaves the fleet after it, whatever the test's outcome.
+  const made: Array<{ member: FleetMember; traffic: FleetTrafficAllowance }> = [];
+  afterEach(async () => {
+    for (const { member: one, traffic } of made.splice(0)) {
+      traffic.close();
+      await one.leave();
+    }
+  });
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) {
@@ -63,6 +71,7 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
       },
     );
     await joined.start();
+    made.push({ member: joined, traffic });
     return { member: joined, traffic };
   }
 
@@ -71,77 +80,60 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
 
   it('keeps a draw’s grant in its figure when a usage write settles while the draw is on its way', async () => {
     const { member: one, traffic } = await member();
-    try {
-      // A connection's first bytes were metered and their write stored; the settle that follows goes
-      // out while the draw below has not answered yet.
-      expect(await traffic.prepare(planId)).toBe(true);
-      const granted = traffic.take(planId, 256 * 1024);
-      pending = granted;
-      traffic.release(planId, granted);
-      traffic.flushing(new Map([[planId, granted]]));
-      pending = 0;
-      row.usedBytes += granted;
-      const draw = traffic.whenAvailable(planId);
-      traffic.flushed(new Map([[planId, granted]]), new Map([[planId, row.usedBytes]]));
-      await draw;
-      // Everything sent so far has answered: the figure is what the member holds.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(traffic.held(planId)).toBeGreaterThan(0);
-      expect(await figure(one)).toBe(traffic.held(planId));
-    } finally {
-      traffic.close();
-      await one.leave();
-    }
+    // A connection's first bytes were metered and their write stored; the settle that follows goes
+    // out while the draw below has not answered yet.
+    expect(await traffic.prepare(planId)).toBe(true);
+    const granted = traffic.take(planId, 256 * 1024);
+    pending = granted;
+    traffic.release(planId, granted);
+    traffic.flushing(new Map([[planId, granted]]));
+    pending = 0;
+    row.usedBytes += granted;
+    const draw = traffic.whenAvailable(planId);
+    traffic.flushed(new Map([[planId, granted]]), new Map([[planId, row.usedBytes]]));
+    await draw;
+    // Everything sent so far has answered: the figure is what the member holds.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(traffic.held(planId)).toBeGreaterThan(0);
+    expect(await figure(one)).toBe(traffic.held(planId));
   });
 
   it('keeps a draw’s grant in its figure when the heartbeat writes while the draw is on its way', async () => {
     const { member: one, traffic } = await member();
-    try {
-      expect(await traffic.prepare(planId)).toBe(true);
-      traffic.take(planId, 2 * MiB);
-      const draw = traffic.whenAvailable(planId);
-      // Auto-pipelining sends the draw at the next setImmediate; the heartbeat's write goes after it,
-      // before its answer.
-      await new Promise((resolve) => setImmediate(resolve));
-      const beat = one.beat();
-      await Promise.all([draw, beat]);
-      expect(traffic.held(planId)).toBeGreaterThan(0);
-      expect(await figure(one)).toBe(traffic.held(planId));
-    } finally {
-      traffic.close();
-      await one.leave();
-    }
+    expect(await traffic.prepare(planId)).toBe(true);
+    traffic.take(planId, 2 * MiB);
+    const draw = traffic.whenAvailable(planId);
+    // Auto-pipelining sends the draw at the next setImmediate; the heartbeat's write goes after it,
+    // before its answer.
+    await new Promise((resolve) => setImmediate(resolve));
+    const beat = one.beat();
+    await Promise.all([draw, beat]);
+    expect(traffic.held(planId)).toBeGreaterThan(0);
+    expect(await figure(one)).toBe(traffic.held(planId));
   });
 
   it('never grants two gateways together more than the plan has left', async () => {
     const members = [await member(), await member()];
-    try {
-      // Both draw, meter, write and settle as fast as they can, interleaved, until the fleet says no.
-      let grantedAll = 0;
-      for (let round = 0; round < 400; round += 1) {
-        const { traffic } = members[round % 2] as { traffic: FleetTrafficAllowance };
-        await traffic.prepare(smallPlanId);
-        const got = traffic.take(smallPlanId, 512 * 1024);
-        if (got === 0) {
-          continue;
-        }
-        grantedAll += got;
-        traffic.release(smallPlanId, got);
-        traffic.flushing(new Map([[smallPlanId, got]]));
-        smallRow.usedBytes += got;
-        const draw = traffic.whenAvailable(smallPlanId);
-        traffic.flushed(new Map([[smallPlanId, got]]), new Map([[smallPlanId, smallRow.usedBytes]]));
-        await draw;
+    // Both draw, meter, write and settle as fast as they can, interleaved, until the fleet says no.
+    let grantedAll = 0;
+    for (let round = 0; round < 400; round += 1) {
+      const { traffic } = members[round % 2] as { traffic: FleetTrafficAllowance };
+      await traffic.prepare(smallPlanId);
+      const got = traffic.take(smallPlanId, 512 * 1024);
+      if (got === 0) {
+        continue;
       }
-      // Each may run on credit up to CREDIT_BYTES beyond what Redis granted it; nothing more.
-      expect(grantedAll).toBeGreaterThan(15 * MiB);
-      expect(grantedAll).toBeLessThanOrEqual(smallRow.totalBytes + 2 * CREDIT_BYTES);
-    } finally {
-      for (const { member: one, traffic } of members) {
-        traffic.close();
-        await one.leave();
-      }
+      grantedAll += got;
+      traffic.release(smallPlanId, got);
+      traffic.flushing(new Map([[smallPlanId, got]]));
+      smallRow.usedBytes += got;
+      const draw = traffic.whenAvailable(smallPlanId);
+      traffic.flushed(new Map([[smallPlanId, got]]), new Map([[smallPlanId, smallRow.usedBytes]]));
+      await draw;
     }
+    // Each may run on credit up to CREDIT_BYTES beyond what Redis granted it; nothing more.
+    expect(grantedAll).toBeGreaterThan(15 * MiB);
+    expect(grantedAll).toBeLessThanOrEqual(smallRow.totalBytes + 2 * CREDIT_BYTES);
   });
 
   it('holds two busy gateways to the plan: connections drawing while usage writes end at random', async () => {
@@ -194,68 +186,50 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
         traffic.flushed(billed, new Map([[busyPlanId, busyRow.usedBytes]]));
       }
     };
-    try {
-      const flushers = [flusher(0), flusher(1)];
-      await Promise.all([0, 1, 2, 3, 4, 5].map(connection));
-      isRunning = false;
-      await Promise.all(flushers);
-      expect(grantedAll).toBeGreaterThan(25 * MiB);
-      expect(grantedAll).toBeLessThanOrEqual(busyRow.totalBytes + 2 * CREDIT_BYTES);
-    } finally {
-      isRunning = false;
-      for (const { member: one, traffic } of members) {
-        traffic.close();
-        await one.leave();
-      }
-    }
+    const flushers = [flusher(0), flusher(1)];
+    await Promise.all([0, 1, 2, 3, 4, 5].map(connection));
+    isRunning = false;
+    await Promise.all(flushers);
+    expect(grantedAll).toBeGreaterThan(25 * MiB);
+    expect(grantedAll).toBeLessThanOrEqual(busyRow.totalBytes + 2 * CREDIT_BYTES);
   });
 
   it('draws nothing for a plan that has a reserve when a connection waits on something else', async () => {
-    const { member: one, traffic } = await member();
-    try {
-      expect(await traffic.prepare(loweredPlanId)).toBe(true);
-      const reserve = traffic.held(loweredPlanId);
-      // A proxy user's exhausted cap holds the relay: it asks again and again.
-      for (let i = 0; i < 20; i += 1) {
-        await traffic.whenAvailable(loweredPlanId);
-      }
-      expect(traffic.held(loweredPlanId)).toBe(reserve);
-    } finally {
-      traffic.close();
-      await one.leave();
+    const { traffic } = await member();
+    expect(await traffic.prepare(loweredPlanId)).toBe(true);
+    const reserve = traffic.held(loweredPlanId);
+    // A proxy user's exhausted cap holds the relay: it asks again and again.
+    for (let i = 0; i < 20; i += 1) {
+      await traffic.whenAvailable(loweredPlanId);
     }
+    expect(traffic.held(loweredPlanId)).toBe(reserve);
   });
 
   it('gives a reserve up when the plan’s total is lowered, and spends no more than the new total', async () => {
     // Metered and not yet stored: this member's pending bytes.
     let metered = 0;
-    const { member: one, traffic } = await member(() => metered);
-    try {
-      expect(await traffic.prepare(loweredPlanId)).toBe(true);
-      expect(traffic.held(loweredPlanId)).toBeGreaterThan(MiB);
-      // A refund leaves the plan 256 KiB; the gateway reads the row (and gives Redis the new total).
-      loweredRow.totalBytes = loweredRow.usedBytes + 256 * 1024;
-      loweredRow.changedAt = Date.now() + 1000;
-      traffic.planRowsChanged(new Map([[loweredPlanId, { ...loweredRow }]]));
-      expect(traffic.held(loweredPlanId)).toBe(0);
-      let spent = 0;
-      for (let i = 0; i < 100; i += 1) {
-        const got = traffic.take(loweredPlanId, 64 * 1024);
-        spent += got;
-        traffic.release(loweredPlanId, got);
-        metered += got;
-        if (got < 64 * 1024) {
-          const more = traffic.whenAvailable(loweredPlanId);
-          if (!more) {
-            break;
-          }
-          await more;
+    const { traffic } = await member(() => metered);
+    expect(await traffic.prepare(loweredPlanId)).toBe(true);
+    expect(traffic.held(loweredPlanId)).toBeGreaterThan(MiB);
+    // A refund leaves the plan 256 KiB; the gateway reads the row (and gives Redis the new total).
+    loweredRow.totalBytes = loweredRow.usedBytes + 256 * 1024;
+    loweredRow.changedAt = Date.now() + 1000;
+    traffic.planRowsChanged(new Map([[loweredPlanId, { ...loweredRow }]]));
+    expect(traffic.held(loweredPlanId)).toBe(0);
+    let spent = 0;
+    for (let i = 0; i < 100; i += 1) {
+      const got = traffic.take(loweredPlanId, 64 * 1024);
+      spent += got;
+      traffic.release(loweredPlanId, got);
+      metered += got;
+      if (got < 64 * 1024) {
+        const more = traffic.whenAvailable(loweredPlanId);
+        if (!more) {
+          break;
         }
+        await more;
       }
-      expect(spent).toBeLessThanOrEqual(256 * 1024 + CREDIT_BYTES);
-    } finally {
-      traffic.close();
-      await one.leave();
     }
+    expect(spent).toBeLessThanOrEqual(256 * 1024 + CREDIT_BYTES);
   });
 });
