@@ -130,6 +130,8 @@ export const adminLedgerEntrySchema = z.object({
   createdAt: z.string(),
   /** Signed dollars: a credit is positive. */
   amount: z.number(),
+  /** The balance this entry left, in dollars: the entry before's plus `amount`, in the list's order. */
+  balanceAfter: z.number(),
   kind: z.enum(['topup', 'purchase', 'refund', 'adjustment']),
   note: z.string().nullable(),
 });
@@ -207,7 +209,7 @@ export type AdminOrder = z.infer<typeof adminOrderSchema>;
 /** `GET /api/admin/customers/:userId`, and the answer of every action on that customer. */
 export const customerDetailResponseSchema = z.object({
   customer: customerDetailSchema,
-  /** Latest 100, newest first. */
+  /** Latest 100, newest first: in the order the balance moved, each balanceAfter the next older one plus amount. */
   ledger: z.array(adminLedgerEntrySchema),
   plans: z.array(adminPlanSchema),
   unblocks: z.object({ ports: z.array(z.number().int()), hosts: z.array(z.string()) }),

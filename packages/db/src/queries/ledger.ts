@@ -20,7 +20,11 @@ export async function lockUserBalance(tx: Executor, params: { userId: string }):
 
 /**
  * Writes a ledger row and moves the balance by the same amount. Call inside a transaction after
- * `lockUserBalance`; the database refuses a balance below zero.
+ * `lockUserBalance`; the database refuses a balance below zero. The row's `seq` is the account's last
+ * plus one, read after the balance's update took the account's row lock (held to the commit), so no
+ * other change of the balance can come between: read in `seq` order, each row's balance after is the
+ * one before plus its amount. (Each statement reads what was committed before it began, so the insert
+ * sees the row of the transaction that held the lock before this one.)
  */
 export async function insertLedgerEntry(
   tx: Executor,
@@ -47,6 +51,7 @@ export async function insertLedgerEntry(
       kind: params.kind,
       amountCents: params.amountCents,
       balanceAfterCents: updated.balanceCents,
+      seq: sql`(select coalesce(max(${ledgerEntries.seq}), 0) + 1 from ${ledgerEntries} where ${ledgerEntries.userId} = ${params.userId})`,
       orderId: params.orderId ?? null,
       reason: params.reason ?? null,
     })

@@ -142,13 +142,13 @@ export async function searchUsers(
   return [...found.values()];
 }
 
-/** A user's latest ledger entries, newest first. */
+/** A user's latest ledger entries, newest first: in the order the balance moved (`seq`), not by time. */
 export async function listLedgerEntries(db: Executor, params: { userId: string; limit: number }) {
   return db
     .select()
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userId, params.userId))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .orderBy(desc(ledgerEntries.seq))
     .limit(params.limit);
 }
 

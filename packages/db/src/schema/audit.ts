@@ -25,5 +25,7 @@ export const auditLog = pgTable(
     index('audit_log_created_at_idx').on(table.createdAt),
     index('audit_log_target_idx').on(table.targetId, table.createdAt),
     index('audit_log_actor_idx').on(table.actorEmail, table.createdAt),
+    // Support's rolling 24-hour allowance sums a staff member's recent balance changes.
+    index('audit_log_actor_user_idx').on(table.actorUserId, table.createdAt),
   ],
 );

@@ -69,7 +69,8 @@ export const orders = pgTable(
 
 /**
  * The ledger: one row per change of a balance, written in the same transaction as the balance under a
- * row lock. The sum of a user's amounts equals their balance, always.
+ * row lock. The sum of a user's amounts equals their balance, always, and read in `seq` order each row's
+ * balance before plus its amount is its balance after.
  */
 export const ledgerEntries = pgTable(
   'ledger_entries',
@@ -84,10 +85,17 @@ export const ledgerEntries = pgTable(
     balanceAfterCents: bigint({ mode: 'number' }).notNull(),
     orderId: uuid().references(() => orders.id),
     reason: text(),
+    /**
+     * The row's place in its account's ledger (1, 2, 3, ...), taken under the account's row lock, so it
+     * is the order the balance moved in. `createdAt` is its transaction's start, which is not: of two
+     * racing purchases the later-starting one may take the lock, and move the balance, first.
+     */
+    seq: bigint({ mode: 'number' }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('ledger_user_created_idx').on(table.userId, table.createdAt),
+    uniqueIndex('ledger_user_seq_idx').on(table.userId, table.seq),
     // The database itself makes a top-up credit happen at most once, whatever races above it.
     uniqueIndex('ledger_topup_once_idx').on(table.orderId).where(sql`${table.kind} = 'topup'`),
     uniqueIndex('ledger_refund_once_idx').on(table.orderId).where(sql`${table.kind} = 'refund'`),

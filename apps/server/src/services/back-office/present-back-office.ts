@@ -50,6 +50,7 @@ export function presentLedgerEntry(row: LedgerEntryRow): AdminLedgerEntry {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
     amount: centsToDollars(row.amountCents),
+    balanceAfter: centsToDollars(row.balanceAfterCents),
     kind: row.kind,
     note: row.reason,
   };

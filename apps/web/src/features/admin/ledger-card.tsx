@@ -5,7 +5,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardFooter, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
-import { formatDateTime, formatSignedDollars } from './format.ts';
+import { formatDateTime, formatDollars, formatSignedDollars } from './format.ts';
 import { EmptyState } from './states.tsx';
 
 /** Entries shown before 'Show all'. */
@@ -47,14 +47,19 @@ export function LedgerCard({ ledger }: { ledger: AdminLedgerEntry[] }) {
                   </div>
                   {entry.note ? <p className="text-sm break-words text-gray-700">{entry.note}</p> : null}
                 </div>
-                <span
-                  className={cn(
-                    'shrink-0 font-semibold tabular-nums',
-                    entry.amount >= 0 ? 'text-emerald-700' : 'text-gray-900',
-                  )}
-                >
-                  {formatSignedDollars(entry.amount)}
-                </span>
+                <div className="shrink-0 text-right">
+                  <span
+                    className={cn(
+                      'block font-semibold tabular-nums',
+                      entry.amount >= 0 ? 'text-emerald-700' : 'text-gray-900',
+                    )}
+                  >
+                    {formatSignedDollars(entry.amount)}
+                  </span>
+                  <span className="block text-xs text-gray-500 tabular-nums">
+                    Balance {formatDollars(entry.balanceAfter)}
+                  </span>
+                </div>
               </li>
             ))}
           </ul>
