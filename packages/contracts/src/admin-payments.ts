@@ -48,7 +48,10 @@ export const refundPreviewSchema = z.object({
   balanceAfter: z.number(),
   /** When a purchase's 7-day window ends (null for a top-up). */
   refundableUntil: z.string().nullable(),
-  /** Beyond support's limit: only an admin may make this refund. */
+  /**
+   * Beyond support's limit (for support asking: beyond what they and support on this customer may still
+   * move in the 24-hour window): only an admin may make this refund.
+   */
   needsAdmin: z.boolean(),
   /** Why it cannot be made now (already refunded, past the window, nothing unused, balance too low). */
   refusal: refundRefusalSchema.nullable(),

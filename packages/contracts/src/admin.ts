@@ -23,8 +23,13 @@ export function isStaffRole(role: UserRole): role is StaffRole {
   return role === 'support' || role === 'admin';
 }
 
-/** The largest balance change (absolute, in cents) support may make in one action; beyond it, admins only. */
+/**
+ * What support may move (absolute cents of balance adjustments, refunds and top-up approvals together)
+ * in SUPPORT_LIMIT_WINDOW_HOURS: per support member, and on one customer by all support; beyond it, an admin.
+ */
 export const SUPPORT_BALANCE_LIMIT_CENTS = 100_00;
+/** The rolling window of support's balance allowance, in hours. */
+export const SUPPORT_LIMIT_WINDOW_HOURS = 24;
 /** The thread limit staff may set on a plan. */
 export const MIN_THREAD_LIMIT = 1;
 export const MAX_THREAD_LIMIT = 10_000;

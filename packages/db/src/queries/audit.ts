@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
+import { users } from '../schema/accounts.ts';
 import { auditLog } from '../schema/audit.ts';
 
 export type AuditEntryRow = typeof auditLog.$inferSelect;
@@ -60,4 +61,42 @@ export async function listAuditEntriesAbout(
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(params.limit);
+}
+
+/**
+ * The cents (absolute, from each entry's `after.amountCents`) that staff moved through `actions` since
+ * the database's now less `windowHours`: by one staff member, or on one customer by staff who are not
+ * admins now (the command line, which has no user, is not counted).
+ */
+export async function sumAuditedCents(
+  db: Executor,
+  params: { actions: readonly string[]; windowHours: number } & (
+    | { actorUserId: string; targetUserId?: undefined }
+    | { targetUserId: string; actorUserId?: undefined }
+  ),
+): Promise<number> {
+  const recent = and(
+    inArray(auditLog.action, [...params.actions]),
+    gt(auditLog.createdAt, sql`now() - make_interval(hours => ${params.windowHours})`),
+  );
+  const total = sql<string>`coalesce(sum(abs((${auditLog.after} ->> 'amountCents')::bigint)), 0)`;
+  const [row] =
+    params.actorUserId !== undefined
+      ? await db
+          .select({ total })
+          .from(auditLog)
+          .where(and(recent, eq(auditLog.actorUserId, params.actorUserId)))
+      : await db
+          .select({ total })
+          .from(auditLog)
+          .innerJoin(users, eq(users.id, auditLog.actorUserId))
+          .where(
+            and(
+              recent,
+              eq(auditLog.targetType, 'user'),
+              eq(auditLog.targetId, params.targetUserId),
+              ne(users.role, 'admin'),
+            ),
+          );
+  return Number(row?.total ?? 0);
 }

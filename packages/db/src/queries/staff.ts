@@ -240,3 +240,17 @@ export async function setPlanThreadLimit(
     .returning();
   return row ?? null;
 }
+
+/**
+ * Locks a staff member's row for the transaction against another such lock (FOR NO KEY UPDATE, so the
+ * audit log's foreign key checks on it do not wait): what they may still do today is read and spent by
+ * one action at a time.
+ */
+export async function lockStaffMember(tx: Executor, params: { userId: string }): Promise<boolean> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, params.userId))
+    .for('no key update');
+  return rows.length > 0;
+}

@@ -1,6 +1,5 @@
 import { SUPPORT_BALANCE_LIMIT_CENTS } from '@bytegate/contracts/admin';
 import type { RefundPreview } from '@bytegate/contracts/admin-payments';
-import { messages } from '@bytegate/contracts/messages';
 import { centsToDollars, formatUsd } from '@bytegate/contracts/money';
 import type { Transaction } from '@bytegate/db';
 import {
@@ -21,6 +20,7 @@ import { DomainError } from '../domain-error.ts';
 import { lockCustomer } from './lock-customer.ts';
 import { boughtBytesOf, purchaseRefund, refundableUntil } from './refund-amounts.ts';
 import { hasRole, type StaffActor } from './staff-actor.ts';
+import { checkSupportAllowance, getSupportAllowance } from './support-allowance.ts';
 
 /** What a refund would move, and why it cannot be made now (null when it can). */
 interface RefundDecision {
@@ -125,7 +125,7 @@ async function lockAndDecide(
   return decideRefund({ order, balanceCents: user.balanceCents, plan, now: props.now });
 }
 
-function presentDecision(decision: RefundDecision): RefundPreview {
+function presentDecision(decision: RefundDecision, supportLeftCents: number): RefundPreview {
   const { order, plan, refundBytes, amountCents, balanceCents } = decision;
   const sign = order.kind === 'purchase' ? 1 : -1;
   const isPossible = decision.refusal === null;
@@ -142,7 +142,7 @@ function presentDecision(decision: RefundDecision): RefundPreview {
     balance: centsToDollars(balanceCents),
     balanceAfter: centsToDollars(isPossible ? balanceCents + sign * amountCents : balanceCents),
     refundableUntil: decision.refundableUntil?.toISOString() ?? null,
-    needsAdmin: amountCents > SUPPORT_BALANCE_LIMIT_CENTS,
+    needsAdmin: amountCents > supportLeftCents,
     refusal: decision.refusal ? { code: decision.refusal.code, message: decision.refusal.message } : null,
   };
 }
@@ -152,10 +152,14 @@ export async function previewRefund(
   ctx: ServiceContext,
   props: { orderLabel: string; actor: StaffActor; now?: Date },
 ): Promise<RefundPreview & { userId: string }> {
-  const decision = await ctx.db.transaction((tx) =>
-    lockAndDecide(tx, { ...props, now: props.now ?? new Date() }),
-  );
-  return { ...presentDecision(decision), userId: decision.order.userId };
+  const { decision, supportLeftCents } = await ctx.db.transaction(async (tx) => {
+    const decided = await lockAndDecide(tx, { ...props, now: props.now ?? new Date() });
+    const allowance = hasRole(props.actor.role, 'admin')
+      ? { leftCents: SUPPORT_BALANCE_LIMIT_CENTS }
+      : await getSupportAllowance(tx, { actor: props.actor, customerId: decided.order.userId });
+    return { decision: decided, supportLeftCents: allowance.leftCents };
+  });
+  return { ...presentDecision(decision, supportLeftCents), userId: decision.order.userId };
 }
 
 /**
@@ -165,7 +169,7 @@ export async function previewRefund(
  * what it credited is taken off the balance, refused when the balance no longer holds it. One
  * transaction: the ledger's 'refund' row (a unique index allows one per order), the order's
  * refundedAt, the plan and the audit entry with before and after. Support may move at most
- * SUPPORT_BALANCE_LIMIT_CENTS; beyond it only an admin.
+ * SUPPORT_BALANCE_LIMIT_CENTS in 24 hours, refunds, adjustments and approvals together; beyond it an admin.
  */
 export async function refundOrder(
   ctx: ServiceContext,
@@ -178,12 +182,7 @@ export async function refundOrder(
       throw decision.refusal;
     }
     const { order, plan, amountCents } = decision;
-    if (amountCents > SUPPORT_BALANCE_LIMIT_CENTS && !hasRole(props.actor.role, 'admin')) {
-      throw new DomainError(
-        'FORBIDDEN',
-        `${messages.adminOnly}: support may refund at most ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} at a time`,
-      );
-    }
+    await checkSupportAllowance(tx, { actor: props.actor, customerId: order.userId, amountCents });
     const refundBytes = decision.refundBytes ?? 0;
     const changedPlan =
       plan && refundBytes > 0 ? await takePlanTraffic(tx, { planId: plan.id, bytes: refundBytes }) : null;
@@ -228,6 +227,6 @@ export async function refundOrder(
         refundedBytes: changedPlan ? refundBytes : null,
       },
     });
-    return { ...presentDecision(decision), userId: order.userId };
+    return { ...presentDecision(decision, SUPPORT_BALANCE_LIMIT_CENTS), userId: order.userId };
   });
 }

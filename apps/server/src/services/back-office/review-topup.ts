@@ -1,5 +1,3 @@
-import { SUPPORT_BALANCE_LIMIT_CENTS } from '@bytegate/contracts/admin';
-import { messages } from '@bytegate/contracts/messages';
 import { formatUsd } from '@bytegate/contracts/money';
 import type { Transaction } from '@bytegate/db';
 import { insertAuditEntry, lockOrder, type OrderRow, updateOrder } from '@bytegate/db/queries';
@@ -10,7 +8,8 @@ import { DomainError } from '../domain-error.ts';
 import { creditTopupLocked } from '../topups/settle-topup.ts';
 import { findOrderForStaff } from './list-payments.ts';
 import { lockCustomer } from './lock-customer.ts';
-import { hasRole, type StaffActor } from './staff-actor.ts';
+import type { StaffActor } from './staff-actor.ts';
+import { checkSupportAllowance } from './support-allowance.ts';
 
 /**
  * Locks a top-up held for review and its owner's account (the order first, as settling does), else
@@ -44,12 +43,6 @@ export async function approveTopup(
   if (!Number.isSafeInteger(props.amountCents) || props.amountCents <= 0) {
     throw new DomainError('VALIDATION_FAILED', 'The amount must be more than zero');
   }
-  if (props.amountCents > SUPPORT_BALANCE_LIMIT_CENTS && !hasRole(props.actor.role, 'admin')) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `${messages.adminOnly}: support may credit at most ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} at a time`,
-    );
-  }
   const found = await findOrderForStaff(ctx, props.orderLabel);
   await ctx.db.transaction(async (tx) => {
     const { order, balanceCents } = await lockHeldTopup(tx, { orderId: found.id, actor: props.actor });
@@ -59,6 +52,11 @@ export async function approveTopup(
         `The amount must be at most the invoice's ${formatUsd(order.amountCents)}; credit an overpayment with a balance adjustment`,
       );
     }
+    await checkSupportAllowance(tx, {
+      actor: props.actor,
+      customerId: order.userId,
+      amountCents: props.amountCents,
+    });
     const entry = await creditTopupLocked(tx, order, {
       creditCents: props.amountCents,
       reason: props.reason,

@@ -1,6 +1,3 @@
-import { SUPPORT_BALANCE_LIMIT_CENTS } from '@bytegate/contracts/admin';
-import { messages } from '@bytegate/contracts/messages';
-import { formatUsd } from '@bytegate/contracts/money';
 import {
   getActiveUserByEmail,
   getActiveUserById,
@@ -10,7 +7,8 @@ import {
 } from '@bytegate/db/queries';
 import { recordActivity } from '../activity/record-activity.ts';
 import { checkMayActOn } from '../back-office/lock-customer.ts';
-import { CLI_ACTOR, hasRole, type StaffActor } from '../back-office/staff-actor.ts';
+import { CLI_ACTOR, type StaffActor } from '../back-office/staff-actor.ts';
+import { checkSupportAllowance } from '../back-office/support-allowance.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 
@@ -23,7 +21,7 @@ export type AdjustBalanceProps = (
   /** Why; kept in the ledger and in the audit log. */
   reason: string;
   /**
-   * Who adjusts, for the support limit and the audit log: the back office passes the signed-in staff
+   * Who adjusts, for support's 24-hour allowance and the audit log: the back office passes the signed-in staff
    * member; left out, it is the operator on the host (the `bytegate` command, scripts, tests).
    */
   actor?: StaffActor | undefined;
@@ -44,12 +42,6 @@ export async function adjustBalance(
     );
   }
   const actor = props.actor ?? CLI_ACTOR;
-  if (Math.abs(props.amountCents) > SUPPORT_BALANCE_LIMIT_CENTS && !hasRole(actor.role, 'admin')) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `${messages.adminOnly}: support may adjust a balance by at most ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} at a time`,
-    );
-  }
   const user =
     props.email !== undefined
       ? await getActiveUserByEmail(ctx.db, { email: props.email.trim().toLowerCase() })
@@ -63,6 +55,7 @@ export async function adjustBalance(
   checkMayActOn(actor, user);
   return ctx.db.transaction(async (tx) => {
     const balanceCents = (await lockUserBalance(tx, { userId: user.id })) ?? 0;
+    await checkSupportAllowance(tx, { actor, customerId: user.id, amountCents: props.amountCents });
     if (balanceCents + props.amountCents < 0) {
       throw new DomainError(
         'INSUFFICIENT_BALANCE',

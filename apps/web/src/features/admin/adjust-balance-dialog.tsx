@@ -88,7 +88,7 @@ export function AdjustBalanceDialog({
             <p id="adjust-balance-preview" className="text-xs text-gray-500" aria-live="polite">
               {newBalance === null || amountCents === 0
                 ? staffRole === 'support'
-                  ? `Support may move up to ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} per action.`
+                  ? `Support may move up to ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} in 24 hours, refunds and approvals included.`
                   : 'Dollars and cents, signed: 12.50 credits, -3 debits.'
                 : `New balance: ${formatDollars(newBalance)}`}
             </p>

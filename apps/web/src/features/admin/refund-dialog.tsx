@@ -110,8 +110,9 @@ export function RefundDialog({
           {shown?.refusal ? <Alert tone="warning">{shown.refusal.message}</Alert> : null}
           {shown && !shown.refusal && isBeyondSupport ? (
             <Alert tone="warning">
-              Only an admin can make this refund: support may refund at most{' '}
-              {formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} at a time.
+              Only an admin can make this refund: support may move at most{' '}
+              {formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} in 24 hours, adjustments, refunds and approvals
+              together.
             </Alert>
           ) : null}
           {canConfirm ? (

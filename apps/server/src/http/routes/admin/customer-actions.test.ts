@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds())('back office actions on customers on %s', (ki
       expect((await adjust(support.token, { amount: '0', reason: 'goodwill' })).status).toBe(400);
     });
 
-    it('lets support move up to $100 either way, and only an admin beyond', async () => {
+    it('lets support move up to $100 either way in 24 hours, and only an admin beyond', async () => {
       const before = (await detailOf(customer.userId)).customer.balance;
       const credited = await adjust(support.token, { amount: '100', reason: 'outage credit' });
       expect(credited.status).toBe(200);
@@ -64,10 +64,11 @@ describe.each(testDatabaseKinds())('back office actions on customers on %s', (ki
         note: 'outage credit',
       });
 
-      const tooMuch = await adjust(support.token, { amount: '-100.01', reason: 'correction' });
+      const tooMuch = await adjust(support.token, { amount: '-0.01', reason: 'correction' });
       expect(tooMuch.status).toBe(403);
       expect(tooMuch.body).toEqual({
-        error: 'Only an admin may do this: support may adjust a balance by at most $100.00 at a time',
+        error:
+          'Only an admin may do this: support may move at most $100.00 in 24 hours, and you moved $100.00 in that time; an admin must make this change',
         code: 'FORBIDDEN',
       });
       const byAdmin = await adjust(admin.token, { amount: '-100.01', reason: 'correction' });

@@ -262,10 +262,17 @@ describe.each(testDatabaseKinds())('the payments page on %s', (kind) => {
     it('lets support credit at most $100, and only an admin beyond', async () => {
       const customer = await createCustomerWithPlan(server);
       const orderId = await heldForReview(customer.token, 150);
-      const bySupport = await decide(orderId, 'approve', { amount: '120', reason: 'Arrived in full' });
+      const fresh = await createUserWithRole(server, 'support');
+      const bySupport = await decide(
+        orderId,
+        'approve',
+        { amount: '120', reason: 'Arrived in full' },
+        fresh.token,
+      );
       expect(bySupport.status).toBe(403);
       expect(bySupport.body).toEqual({
-        error: 'Only an admin may do this: support may credit at most $100.00 at a time',
+        error:
+          'Only an admin may do this: support may move at most $100.00 in 24 hours, and you moved $0.00 in that time; an admin must make this change',
         code: 'FORBIDDEN',
       });
       const byAdmin = await decide(

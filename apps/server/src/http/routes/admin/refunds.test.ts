@@ -306,11 +306,17 @@ describe.each(testDatabaseKinds())('refunds from the back office on %s', (kind) 
     });
     expect(bought.status).toBe(201);
     const orderId = await purchaseOf(customer.userId);
-    expect((await preview(orderId)).body).toMatchObject({ amount: 108.9, needsAdmin: true, refusal: null });
-    const bySupport = await refund(orderId, { reason: 'Wrong pool' });
+    const fresh = await createUserWithRole(server, 'support');
+    expect((await preview(orderId, fresh.token)).body).toMatchObject({
+      amount: 108.9,
+      needsAdmin: true,
+      refusal: null,
+    });
+    const bySupport = await refund(orderId, { reason: 'Wrong pool' }, fresh.token);
     expect(bySupport.status).toBe(403);
     expect(bySupport.body).toEqual({
-      error: 'Only an admin may do this: support may refund at most $100.00 at a time',
+      error:
+        'Only an admin may do this: support may move at most $100.00 in 24 hours, and you moved $0.00 in that time; an admin must make this change',
       code: 'FORBIDDEN',
     });
     const byAdmin = await refund(orderId, { reason: 'Wrong pool' }, admin.token);

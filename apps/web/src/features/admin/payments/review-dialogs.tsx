@@ -101,7 +101,7 @@ export function ApproveDialog({ payment, staffRole }: { payment: Payment; staffR
               {cents !== null && cents > Math.round(payment.amount * 100)
                 ? `At most the invoice's ${formatDollars(payment.amount)}; credit an overpayment with a balance adjustment.`
                 : staffRole === 'support'
-                  ? `At most ${formatDollars(payment.amount)}. Support may credit up to ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)}.`
+                  ? `At most ${formatDollars(payment.amount)}. Support may move up to ${formatUsd(SUPPORT_BALANCE_LIMIT_CENTS)} in 24 hours.`
                   : `At most ${formatDollars(payment.amount)}.`}
             </p>
           </div>
