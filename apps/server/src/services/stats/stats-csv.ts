@@ -1,21 +1,8 @@
 import type { StatsErrorsResponse, StatsHostsResponse, StatsSeriesResponse } from '@bytegate/contracts/stats';
+import { toCsv as csv } from '../export/csv.ts';
 
-/**
- * The Statistics' CSV exports: UTF-8, one header row, ISO 8601 dates, bytes as integers, fields quoted
- * when they hold a comma, a quote or a line break (RFC 4180), lines ending CRLF.
- */
-
-function field(value: string | number | boolean | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function csv(header: string[], rows: Array<Array<string | number | boolean | null>>): string {
-  return [header, ...rows]
-    .map((row) => row.map(field).join(','))
-    .join('\r\n')
-    .concat('\r\n');
-}
+// The Statistics' CSV exports, written by the one CSV writer (see export/csv.ts): ISO 8601 dates, bytes
+// as integers.
 
 export function seriesCsv(series: StatsSeriesResponse): string {
   return csv(

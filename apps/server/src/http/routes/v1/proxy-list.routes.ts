@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
 import { DomainError } from '../../../services/domain-error.ts';
+import { toCsv } from '../../../services/export/csv.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { getApiKey } from './api-key-auth.ts';
 import { idField, knownId, V1_ERRORS, V1_SECURITY } from './v1-shapes.ts';
@@ -35,12 +36,6 @@ const listQuerySchema = z.object({
   /** One of the plan's proxy users: its login and password in the lines instead of the plan's. */
   proxy_user_id: idField('proxy_user_id').optional(),
 });
-
-/** A CSV field, quoted when it must be (RFC 4180). */
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /**
  * A plan's proxy list in the six formats the dashboard offers, as text (one line each), CSV (the line
@@ -154,19 +149,17 @@ export const v1ProxyListRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> =
       if (query.output === 'json') {
         return { plan_id: plan.id, format: query.format, lines: parts };
       }
-      const csv = [
-        'line,host,port,username,password',
-        ...parts.map((part) =>
-          [part.line, part.host, part.port, part.username ?? '', part.password ?? ''].map(csvField).join(','),
-        ),
-      ];
+      const csv = toCsv(
+        ['line', 'host', 'port', 'username', 'password'],
+        parts.map((part) => [part.line, part.host, part.port, part.username ?? '', part.password ?? '']),
+      );
       return reply
         .type('text/csv; charset=utf-8')
         .header(
           'content-disposition',
           `attachment; filename="bytegate-${plan.poolType}-${query.session}-${query.protocol}.csv"`,
         )
-        .send(`${csv.join('\r\n')}\r\n`);
+        .send(csv);
     },
   );
 };
