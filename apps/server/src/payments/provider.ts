@@ -84,3 +84,14 @@ export class PaymentProviderError extends Error {
     this.name = 'PaymentProviderError';
   }
 }
+
+/**
+ * The provider answered with an invoice that is not ours (Bitcart: of another store, or of none): it is
+ * never settled, and the operator is told (a payment server shared with another shop, or tampering).
+ */
+export class ForeignInvoiceError extends PaymentProviderError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForeignInvoiceError';
+  }
+}

@@ -2,6 +2,7 @@ import { centsToDecimal, decimalToCents } from '@bytegate/contracts/money';
 import { z } from 'zod';
 import {
   type CreateInvoiceInput,
+  ForeignInvoiceError,
   type InvoiceOutcome,
   type InvoiceSnapshot,
   type PaymentProvider,
@@ -37,7 +38,11 @@ const invoiceSchema = z.object({
   time_left: z.number().nullish(),
   created: z.string().nullish(),
   payments: z
-    .array(z.object({ id: z.string().nullish(), rate: decimalLike.nullish() }).passthrough())
+    .array(
+      z
+        .object({ id: z.string().nullish(), currency: z.string().nullish(), rate: decimalLike.nullish() })
+        .passthrough(),
+    )
     .nullish(),
 });
 type BitcartInvoice = z.infer<typeof invoiceSchema>;
@@ -57,16 +62,39 @@ export function bitcartOutcome(status: string, exceptionStatus: string | null | 
   }
 }
 
-/** USD cents that actually arrived: sent coins times the used method's rate, rounded down. */
+/**
+ * The payment method the payer used: the one `payment_id` names. Null when it names none of the
+ * invoice's methods (or is missing): then nobody can say which coin the sent amount is in, and taking
+ * another method's rate could price 1 LTC at a BTC rate, so the payment goes to a person instead.
+ */
+function usedMethod(invoice: BitcartInvoice) {
+  if (!invoice.payment_id) {
+    return null;
+  }
+  return invoice.payments?.find((payment) => payment.id === invoice.payment_id) ?? null;
+}
+
+/** USD cents that actually arrived: sent coins times the used method's rate, rounded down; null when unknown. */
 function paidCents(invoice: BitcartInvoice): number | null {
   const sent = Number(invoice.sent_amount ?? 0);
-  const method =
-    invoice.payments?.find((payment) => payment.id === invoice.payment_id) ?? invoice.payments?.[0];
-  const rate = Number(method?.rate ?? 0);
+  const rate = Number(usedMethod(invoice)?.rate ?? 0);
   if (!(sent > 0) || !(rate > 0)) {
     return null;
   }
   return Math.floor(sent * rate * 100 + 1e-6);
+}
+
+/** What the payer sent, in their coin, for the person reviewing a payment nobody could price. */
+function payerPaid(invoice: BitcartInvoice): InvoiceSnapshot['payerPaid'] {
+  const sent = invoice.sent_amount ?? null;
+  if (sent === null || !(Number(sent) > 0)) {
+    return null;
+  }
+  const method = usedMethod(invoice);
+  const currency = method?.currency
+    ? method.currency.toUpperCase()
+    : `unknown coin (payment_id ${invoice.payment_id ?? 'missing'})`;
+  return { currency, amount: String(sent) };
 }
 
 function expiresAt(invoice: BitcartInvoice): Date | null {
@@ -119,8 +147,10 @@ export function createBitcartProvider(settings: BitcartSettings): BitcartProvide
     if (amountCents === null) {
       throw new PaymentProviderError(`Bitcart sent a price that is not a decimal: ${invoice.price}`);
     }
-    if (invoice.store_id && invoice.store_id !== settings.storeId) {
-      throw new PaymentProviderError('Bitcart answered an invoice of another store');
+    if (invoice.store_id !== settings.storeId) {
+      throw new ForeignInvoiceError(
+        `Bitcart answered invoice ${invoice.id} of store ${invoice.store_id ?? '(none)'}, not of ours (${settings.storeId})`,
+      );
     }
     return {
       invoiceId: invoice.id,
@@ -130,6 +160,7 @@ export function createBitcartProvider(settings: BitcartSettings): BitcartProvide
       currency: invoice.currency,
       amountCents,
       paidCents: paidCents(invoice),
+      payerPaid: payerPaid(invoice),
       checkoutUrl: `${settings.adminUrl()}/i/${invoice.id}`,
       expiresAt: expiresAt(invoice),
     };

@@ -7,6 +7,7 @@ import {
 } from '@bytegate/db/queries';
 import type { PaymentProvider, WebhookReading } from '../../payments/provider.ts';
 import type { ServiceContext } from '../context.ts';
+import { readInvoice } from './recheck-topup.ts';
 import { settleTopup } from './settle-topup.ts';
 
 /** A webhook as its provider read it, with where it came from. */
@@ -55,7 +56,10 @@ async function settleFromWebhook(ctx: ServiceContext, provider: PaymentProvider,
     return 'ignored: unknown invoice';
   }
   try {
-    const snapshot = await provider.getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id });
+    const snapshot = await readInvoice(ctx, provider, {
+      id: order.id,
+      providerInvoiceId: order.providerInvoiceId,
+    });
     return await settleTopup(ctx, order.id, snapshot);
   } catch (error) {
     return `error: ${(error as Error).message}`.slice(0, 500);

@@ -1,5 +1,5 @@
 import type { OrderRow } from '@bytegate/db/queries';
-import type { InvoiceSnapshot, PaymentProvider } from '../../payments/provider.ts';
+import { ForeignInvoiceError, type InvoiceSnapshot, type PaymentProvider } from '../../payments/provider.ts';
 import type { ServiceContext } from '../context.ts';
 import { type SettleOptions, type SettleResult, settleTopup } from './settle-topup.ts';
 
@@ -14,6 +14,29 @@ export async function recheckTopup(
   order: Pick<OrderRow, 'id' | 'providerInvoiceId'> & { providerInvoiceId: string },
   options: SettleOptions = {},
 ): Promise<{ snapshot: InvoiceSnapshot; result: SettleResult }> {
-  const snapshot = await provider.getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id });
+  const snapshot = await readInvoice(ctx, provider, order);
   return { snapshot, result: await settleTopup(ctx, order.id, snapshot, options) };
+}
+
+/**
+ * Reads a top-up's invoice from the provider, as every settling path does (webhook, poll, reconcile,
+ * staff's check). An invoice that is not ours (ForeignInvoiceError) throws like any refusal, so nothing
+ * is credited, and is logged as an error for the operator.
+ */
+export async function readInvoice(
+  ctx: ServiceContext,
+  provider: PaymentProvider,
+  order: Pick<OrderRow, 'id' | 'providerInvoiceId'> & { providerInvoiceId: string },
+): Promise<InvoiceSnapshot> {
+  try {
+    return await provider.getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id });
+  } catch (error) {
+    if (error instanceof ForeignInvoiceError) {
+      ctx.log?.error(
+        { orderId: order.id, provider: provider.name, invoiceId: order.providerInvoiceId },
+        `top-up not settled: ${error.message}`,
+      );
+    }
+    throw error;
+  }
 }

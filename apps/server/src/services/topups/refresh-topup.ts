@@ -6,6 +6,7 @@ import { orderNumberLabel, parseOrderNumberLabel } from '../billing/present-orde
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { clientTopupStatus } from './client-status.ts';
+import { readInvoice } from './recheck-topup.ts';
 import { settleTopup } from './settle-topup.ts';
 
 export interface TopupStatus {
@@ -34,9 +35,10 @@ export async function refreshTopup(
   }
   let rawStatus = order.providerStatus ?? 'pending';
   if (order.status === 'pending' && order.providerInvoiceId && props.isRemoteCheck !== false) {
-    const snapshot = await provider
-      .getInvoice({ invoiceId: order.providerInvoiceId, orderId: order.id })
-      .catch(() => null);
+    const snapshot = await readInvoice(ctx, provider, {
+      id: order.id,
+      providerInvoiceId: order.providerInvoiceId,
+    }).catch(() => null);
     if (snapshot) {
       await settleTopup(ctx, order.id, snapshot);
       rawStatus = snapshot.rawStatus;
