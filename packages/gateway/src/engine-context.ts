@@ -9,6 +9,7 @@ import type { SessionDirectory, ThreadSlots } from './shared-state.ts';
 import { endWith } from './tunnel/end-with.ts';
 import type { DialSettings } from './tunnel/exit-dialer.ts';
 import type { PendingConnections, PendingRefusal } from './tunnel/pending-connections.ts';
+import type { GatewayLog } from './tunnel/usage-flush.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface EngineContext extends DialSettings {
   pending: PendingConnections;
   /** Connections and refusals, for metrics. */
   counters: GatewayCounters;
+  /** Each refusal and cut request at debug (the server's logger). */
+  log?: GatewayLog | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface EngineContext extends DialSettings {
  * it; an admitted connection's refusal counts as a failed request of its plan.
  */
 export function refuseHttp(
-  ctx: Pick<EngineContext, 'meter' | 'counters'>,
+  ctx: Pick<EngineContext, 'meter' | 'counters' | 'log'>,
   client: Socket,
   error: unknown,
   admitted: Admitted | null,
@@ -55,13 +58,17 @@ export function asGatewayError(error: unknown): GatewayError {
  * after the credentials were accepted counts as a failed request of its plan.
  */
 export function refuseWith(
-  ctx: Pick<EngineContext, 'meter' | 'counters'>,
+  ctx: Pick<EngineContext, 'meter' | 'counters' | 'log'>,
   client: Socket,
   admitted: Admitted | null,
   error: GatewayError,
   bytes: Buffer,
 ): void {
   countRefusal(ctx, client, admitted, error);
+  ctx.log?.debug?.(
+    { code: error.code, planId: admitted?.plan.planId ?? error.account?.planId },
+    `gateway refused a request: ${error.message}`,
+  );
   // A kept-alive connection stays metered for its last request's plan: the refusal is never billed.
   ctx.meter.exclude(client, bytes.length);
   endWith(client, bytes);

@@ -61,7 +61,7 @@ export interface GatewaySettings {
    * flushed once more by close(). Unset, usage waits in the meter for flushUsage() (tests read it there).
    */
   usageFlushEveryMs?: number;
-  /** Where failed flushes are reported (the console when not given). */
+  /** Where failed flushes are reported (the console when not given), and refusals at debug. */
   log?: GatewayLog;
   /** Thread slots, traffic and sessions shared with other gateway processes (in-process when absent). */
   shared?: SharedGatewayState;
@@ -197,6 +197,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     targetPool: new TargetPool(),
     pending,
     counters,
+    log: settings.log,
   };
 
   // Every open client connection, on every port: close() ends them, the sampler checks them.

@@ -28,6 +28,22 @@ const capUsedUp = (cap: { description: string }, account: RefusedAccount) =>
   );
 
 /**
+ * Why a request admitted with traffic found none left before its answer: its proxy user's cap when
+ * that is what ran out, else the plan's traffic.
+ */
+export function trafficEnded(
+  meter: AdmissionDeps['meter'],
+  { plan, proxyUser, userKey }: Pick<Admitted, 'plan' | 'proxyUser' | 'userKey'>,
+): GatewayError {
+  const cap = proxyUser?.cap;
+  const planLeft = plan.trafficLeftBytes - meter.spentBytes(plan.planId);
+  if (cap && userKey && cap.leftBytes - meter.spentBytes(userKey) <= 0 && planLeft > 0) {
+    return capUsedUp(cap, accountOf(plan, proxyUser));
+  }
+  return noTrafficLeft(accountOf(plan, proxyUser));
+}
+
+/**
  * What is checked on every request, even when the identity is known: plan state, traffic, a thread, and
  * for a proxy user its own state, cap and thread limit on top. In-process this settles without waiting;
  * with shared state, the fleet's answers are awaited together (their round trips leave in one pipeline).

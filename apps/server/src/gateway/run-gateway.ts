@@ -47,7 +47,7 @@ export interface RunningGateway extends ListeningPorts {
 export async function runGateway(
   config: Config,
   db: Database,
-  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>,
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'> & Partial<Pick<FastifyBaseLogger, 'debug'>>,
   overrides: {
     httpPort?: number;
     /** null runs no SOCKS5 listener; 0 picks a free port. */

@@ -21,6 +21,12 @@ export interface ExchangeEvents {
   onAnswered(): void;
   /** The target failed before any byte of an answer reached the client. */
   onFailed(): void;
+  /**
+   * The plan's traffic ran out (nothing more can be drawn): before the answer's head reached the client
+   * (`isAnswered` false) the client is to be refused with why; after it, the answer was cut at the last
+   * byte paid for.
+   */
+  onOutOfTraffic(isAnswered: boolean): void;
   /** The response is complete: the client connection takes its next request, or was ended. */
   onDone(clientKeepAlive: boolean, pipelined: Buffer): void;
   /**
@@ -52,14 +58,19 @@ export class ForwardExchange implements TargetOwner {
   private early: Buffer = EMPTY;
   /**
    * Waiting for traffic being drawn (Allow.wait): the response bytes already taken from the body and
-   * not yet sent, what the target sent since (in order), and whether it ended or closed meanwhile.
+   * not yet sent (null: the response head waits, its bytes first in `queued`), what the target sent
+   * since (in order), and whether it ended or closed meanwhile.
    */
   private starved: {
-    taken: Buffer;
+    taken: Buffer | null;
     hasTrailing: boolean;
     queued: Buffer[];
     end: 'end' | 'close' | null;
   } | null = null;
+  /** Of a response head that waited for traffic, the bytes already taken out of the allowance. */
+  private headPaid = 0;
+  /** Client bytes that came while the request body waited for traffic (null: it does not wait). */
+  private clientQueue: Buffer[] | null = null;
 
   constructor(
     readonly client: Socket,
@@ -105,6 +116,11 @@ export class ForwardExchange implements TargetOwner {
     if (chunk.length === 0) {
       return;
     }
+    if (this.clientQueue) {
+      this.clientQueue.push(chunk);
+      this.client.pause();
+      return;
+    }
     if (!this.connection) {
       // No connection yet to write the body to: hold it, and read no more until there is one.
       this.early = this.early.length > 0 ? Buffer.concat([this.early, chunk]) : chunk;
@@ -119,25 +135,71 @@ export class ForwardExchange implements TargetOwner {
         this.client.destroy();
         return;
       }
-      const allowed = used > 0 ? this.allow(used) : 0;
-      const target = this.connection?.socket;
-      if (
-        target &&
-        allowed > 0 &&
-        !target.write(allowed === chunk.length ? chunk : chunk.subarray(0, allowed))
-      ) {
-        this.client.pause();
-        target.once('drain', () => this.client.resume());
-      }
-      if (allowed < used) {
-        this.abort();
+      if (used > 0 && !this.sendRequestBody(chunk.subarray(0, used), chunk.subarray(used))) {
         return;
       }
     }
-    if (used < chunk.length) {
-      this.pipelined = Buffer.concat([this.pipelined, chunk.subarray(used)]);
+    this.keepPipelined(chunk.subarray(used));
+  }
+
+  private keepPipelined(bytes: Buffer): void {
+    if (bytes.length > 0) {
+      this.pipelined = Buffer.concat([this.pipelined, bytes]);
       this.client.pause();
     }
+  }
+
+  /**
+   * Request body bytes to the target out of the allowance; false when they wait for traffic being drawn
+   * (the client's reading stops, and `after` with what comes meanwhile follows once it landed) or the
+   * plan's traffic ran out.
+   */
+  private sendRequestBody(bytes: Buffer, after: Buffer): boolean {
+    const allowed = this.allow(bytes.length);
+    const target = this.connection?.socket;
+    if (
+      target &&
+      allowed > 0 &&
+      !target.write(allowed === bytes.length ? bytes : bytes.subarray(0, allowed))
+    ) {
+      this.client.pause();
+      target.once('drain', () => {
+        if (!this.clientQueue) {
+          this.client.resume();
+        }
+      });
+    }
+    if (allowed === bytes.length) {
+      return true;
+    }
+    const more = this.allow.wait?.();
+    if (!more) {
+      this.outOfTraffic();
+      return false;
+    }
+    const queue = [Buffer.from(after)];
+    this.clientQueue = queue;
+    this.client.pause();
+    const unsent = Buffer.from(bytes.subarray(allowed));
+    const feed = () => {
+      this.clientQueue = null;
+      if (this.finished || this.client.destroyed || !this.connection) {
+        return;
+      }
+      if (!this.sendRequestBody(unsent, EMPTY)) {
+        // Waiting again: what came meanwhile waits behind it, in order.
+        (this.clientQueue as Buffer[] | null)?.push(...queue);
+        return;
+      }
+      if (!this.connection.socket.writableNeedDrain) {
+        this.client.resume();
+      }
+      for (const chunk of queue) {
+        this.onClientData(chunk);
+      }
+    };
+    void more.then(feed, feed);
+    return false;
   }
 
   /**
@@ -156,17 +218,24 @@ export class ForwardExchange implements TargetOwner {
     if (this.finished) {
       return;
     }
+    if (this.starved) {
+      this.starved.queued.push(chunk);
+      return;
+    }
     try {
       if (this.responseBody) {
-        this.forwardBody(chunk);
+        const body = this.responseBody;
+        const used = body.take(chunk);
+        this.sendBody(used === chunk.length ? chunk : chunk.subarray(0, used), used < chunk.length);
       } else {
         this.readHead(chunk);
       }
-    } catch (error) {
-      if (error instanceof MalformedMessage && !this.answered) {
-        this.fail();
-      } else {
+    } catch {
+      // Nothing of an answer reached the client: the target failed (and the client is told, or retried).
+      if (this.answered) {
         this.abort();
+      } else {
+        this.fail();
       }
     }
   }
@@ -189,7 +258,9 @@ export class ForwardExchange implements TargetOwner {
           // A switch the client did not ask for (Upgrade was not sent on) is a broken target.
           throw new MalformedMessage('unexpected 101');
         }
-        this.switchProtocols(buffer);
+        if (this.allowedHead(buffer.length, buffer)) {
+          this.switchProtocols(buffer);
+        }
         return;
       }
       const fields = new MessageFields(head.headers);
@@ -206,7 +277,7 @@ export class ForwardExchange implements TargetOwner {
       const rewritten = fields.serialize(`HTTP/1.1 ${head.status} ${head.reason}`, '', connection);
       const rest = buffer.subarray(end);
       this.responseHead = EMPTY;
-      if (!this.allowed(Buffer.byteLength(rewritten, 'latin1'))) {
+      if (!this.allowedHead(Buffer.byteLength(rewritten, 'latin1'), buffer)) {
         return;
       }
       if (!isFinal) {
@@ -228,23 +299,45 @@ export class ForwardExchange implements TargetOwner {
     }
   }
 
-  /** Takes `bytes` out of the allowance; false (and the exchange ends) when the traffic ran out. */
-  private allowed(bytes: number): boolean {
-    if (this.allow(bytes) < bytes) {
-      this.abort();
-      return false;
+  /**
+   * Takes a response head's `bytes` out of the allowance. False when they wait for traffic being drawn
+   * (the head's `buffer` is read again once it landed) or the plan's traffic ran out (the client is
+   * refused with why): never a connection closed with nothing said.
+   */
+  private allowedHead(bytes: number, buffer: Buffer): boolean {
+    const wanted = bytes - this.headPaid;
+    const allowed = this.allow(wanted);
+    if (allowed >= wanted) {
+      this.headPaid = 0;
+      return true;
     }
-    return true;
+    this.headPaid += allowed;
+    const more = this.allow.wait?.();
+    if (!more) {
+      this.outOfTraffic();
+    } else {
+      this.hold(more, null, false, Buffer.from(buffer));
+    }
+    return false;
   }
 
-  private forwardBody(chunk: Buffer): void {
-    if (this.starved) {
-      this.starved.queued.push(chunk);
-      return;
+  /** Nothing more can be drawn: a client with no answer yet is refused, else the answer ends here. */
+  private outOfTraffic(): void {
+    this.finished = true;
+    this.release(false);
+    if (this.answered) {
+      endWith(this.client, EMPTY);
     }
-    const body = this.responseBody as BodyTracker;
-    const used = body.take(chunk);
-    this.sendBody(used === chunk.length ? chunk : chunk.subarray(0, used), used < chunk.length);
+    this.events.onOutOfTraffic(this.answered);
+  }
+
+  /** Reads nothing more from the target until `more` settles; `taken` (or the head in `first`) then goes on. */
+  private hold(more: Promise<void>, taken: Buffer | null, hasTrailing: boolean, first?: Buffer): void {
+    const target = this.connection?.socket;
+    target?.pause();
+    this.starved = { taken, hasTrailing, queued: first ? [first] : [], end: null };
+    const feed = () => this.fed(target);
+    void more.then(feed, feed);
   }
 
   /**
@@ -258,22 +351,16 @@ export class ForwardExchange implements TargetOwner {
       if (head !== '') {
         this.client.write(head, 'latin1');
       }
-      const more = this.allow.wait?.();
-      if (!more) {
-        // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
-        this.finished = true;
-        this.release(false);
-        endWith(this.client, bytes.subarray(0, allowed));
-        return;
-      }
       if (allowed > 0) {
         this.client.write(bytes.subarray(0, allowed));
       }
-      const target = this.connection?.socket;
-      target?.pause();
-      this.starved = { taken: Buffer.from(bytes.subarray(allowed)), hasTrailing, queued: [], end: null };
-      const feed = () => this.fed(target);
-      void more.then(feed, feed);
+      const more = this.allow.wait?.();
+      if (!more) {
+        // The plan's traffic ends inside this chunk: the client gets what was paid for, then the end.
+        this.outOfTraffic();
+        return;
+      }
+      this.hold(more, Buffer.from(bytes.subarray(allowed)), hasTrailing);
       return;
     }
     if (head !== '' ? !this.writeHead(head, bytes) : bytes.length > 0 && !this.client.write(bytes)) {
@@ -319,7 +406,9 @@ export class ForwardExchange implements TargetOwner {
     if (!held || this.finished || this.client.destroyed) {
       return;
     }
-    this.sendBody(held.taken, held.hasTrailing);
+    if (held.taken) {
+      this.sendBody(held.taken, held.hasTrailing);
+    }
     for (const chunk of held.queued) {
       this.onData(chunk);
     }

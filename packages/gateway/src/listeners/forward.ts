@@ -9,6 +9,7 @@ import { type ExchangeEvents, ForwardExchange } from '../http1/exchange.ts';
 import { type ForwardRequest, forwardRequestFor } from '../http1/forward-request.ts';
 import { headerValue, type MalformedMessage, type RequestHead, splitAbsoluteUrl } from '../http1/messages.ts';
 import type { TargetConnection } from '../http1/target-pool.ts';
+import { trafficEnded } from '../plan-check.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
 import type { Exit } from '../store.ts';
 import { ExitDialer } from '../tunnel/exit-dialer.ts';
@@ -195,11 +196,24 @@ class ForwardFlow implements ExchangeEvents {
       return;
     }
     const allow = this.ctx.meter.allowFor(client);
-    client.write(response.subarray(0, allow(response.length)));
+    // The exchange took the 101 and what came with it out of the allowance (waiting for it if need be).
+    client.write(response);
     if (pipelined.length > 0) {
       target.write(pipelined.subarray(0, allow(pipelined.length)));
     }
     relay(client, target, allow);
+  }
+
+  onOutOfTraffic(isAnswered: boolean): void {
+    const { ctx, admitted } = this;
+    if (!isAnswered) {
+      refuseHttp(ctx, this.from.socket, trafficEnded(ctx.meter, admitted), admitted);
+      return;
+    }
+    ctx.log?.debug?.(
+      { code: 'TRAFFIC_EXHAUSTED', planId: admitted.plan.planId },
+      'gateway cut a forward response at the last byte its traffic paid for',
+    );
   }
 
   onFailed(): void {

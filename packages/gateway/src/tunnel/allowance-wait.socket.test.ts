@@ -50,8 +50,16 @@ class SlicedAllowance implements TrafficAllowance {
     return this.granted;
   }
 
-  /** As the fleet's: a new connection starts with a slice drawn. */
+  /**
+   * As the fleet's: a new connection starts with a slice drawn, unless `isDryAtAnswer` (other connections
+   * took the reserve between the admission and the answer, as under load, so the first bytes wait).
+   */
+  isDryAtAnswer = false;
+
   async prepare(): Promise<boolean> {
+    if (this.isDryAtAnswer) {
+      return true;
+    }
     if (this.available === 0) {
       await this.whenAvailable();
     }
@@ -125,7 +133,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originPort = (origin.address() as AddressInfo).port;
-  httpOrigin = createHttpServer((_request, response) => {
+  // A POST is answered with the hash of its body once it came whole.
+  httpOrigin = createHttpServer((request, response) => {
+    if (request.method === 'POST') {
+      const hash = createHash('sha256');
+      request.on('data', (chunk: Buffer) => hash.update(chunk));
+      request.on('end', () => response.end(hash.digest('hex')));
+      return;
+    }
     response.setHeader('content-length', DOWNLOAD.length);
     response.end(DOWNLOAD);
   });
@@ -138,7 +153,16 @@ afterAll(async () => {
   await new Promise((resolve) => httpOrigin?.close(resolve));
 });
 
+/** The gateway's debug lines (refusals, cut answers). */
+let debugLines: string[] = [];
+const log = {
+  warn: () => undefined,
+  error: () => undefined,
+  debug: (_details: Record<string, unknown>, message: string) => debugLines.push(message),
+};
+
 async function startGateway(allowance: SlicedAllowance): Promise<{ gateway: Gateway; port: number }> {
+  debugLines = [];
   const store = new InMemoryGatewayStore().addPlan({ ...plan }).addExit({
     id: 'us',
     kind: 'direct',
@@ -153,6 +177,7 @@ async function startGateway(allowance: SlicedAllowance): Promise<{ gateway: Gate
     allowPrivateTargets: true,
     openPorts: new Set([originPort, httpOriginPort]),
     shared: { allowance: () => allowance },
+    log,
   });
   return { gateway, port: (await gateway.listen()).httpPort };
 }
@@ -197,12 +222,19 @@ function tunnel(
   });
 }
 
-/** A forward GET through the gateway: the body as far as it came, and whether it came whole. */
-function forwardGet(port: number): Promise<{ body: Buffer; isComplete: boolean; carried: number }> {
+/**
+ * A forward GET (or a POST of `upload`) through the gateway: the status, the body as far as it came,
+ * and whether it came whole. A connection closed with no answer rejects ("socket hang up").
+ */
+function forwardGet(
+  port: number,
+  upload?: Buffer,
+): Promise<{ status: number | undefined; body: Buffer; isComplete: boolean; carried: number }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest({
       host: '127.0.0.1',
       port,
+      method: upload ? 'POST' : 'GET',
       path: `http://127.0.0.1:${httpOriginPort}/`,
       agent: false,
       headers: { 'proxy-authorization': `Basic ${auth}`, connection: 'close' },
@@ -215,13 +247,14 @@ function forwardGet(port: number): Promise<{ body: Buffer; isComplete: boolean; 
       response.once('close', () => {
         const socket = request.socket;
         resolve({
+          status: response.statusCode,
           body: Buffer.concat(chunks),
           isComplete: response.complete,
           carried: (socket?.bytesRead ?? 0) + (socket?.bytesWritten ?? 0),
         });
       });
     });
-    request.end();
+    request.end(upload);
   });
 }
 
@@ -236,6 +269,58 @@ describe('relays wait for traffic being drawn', () => {
       expect(allowance.waits).toBeGreaterThan(20);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(gateway.meter.drain().get(plan.planId)?.bytes).toBe(carried);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('answer a forward request whose response head finds the reserve dry: the head waits for the draw', async () => {
+    // Under load a connection admitted with traffic drawn finds it taken by the others when its answer
+    // comes: the head waits for the next slice like any byte (it was closed with nothing said).
+    const allowance = new SlicedAllowance(64 * MiB, 256 * 1024);
+    allowance.isDryAtAnswer = true;
+    const { gateway, port } = await startGateway(allowance);
+    try {
+      const { status, body, isComplete, carried } = await forwardGet(port);
+      expect(status).toBe(200);
+      expect(isComplete).toBe(true);
+      expect(body.equals(DOWNLOAD)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(gateway.meter.drain().get(plan.planId)?.bytes).toBe(carried);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('refuse with why a forward request whose plan has nothing left when its answer comes', async () => {
+    const allowance = new SlicedAllowance(0, 256 * 1024);
+    allowance.isDryAtAnswer = true;
+    const { gateway, port } = await startGateway(allowance);
+    try {
+      const { status, body } = await forwardGet(port);
+      expect(status).toBe(407);
+      expect(body.toString()).toContain('The plan has no traffic left');
+      expect(gateway.stats().refusals.TRAFFIC_EXHAUSTED).toBe(1);
+      expect(debugLines).toEqual([
+        'gateway refused a request: The plan has no traffic left; add GB in the dashboard',
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const usage = gateway.meter.drain().get(plan.planId);
+      expect(usage?.errorsByCode).toEqual({ TRAFFIC_EXHAUSTED: 1 });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('send a forward request body slice by slice, whole and in order, waiting for each draw', async () => {
+    const allowance = new SlicedAllowance(64 * MiB, 256 * 1024);
+    const { gateway, port } = await startGateway(allowance);
+    try {
+      const { status, body } = await forwardGet(port, UPLOAD);
+      expect(status).toBe(200);
+      expect(body.toString()).toBe(createHash('sha256').update(UPLOAD).digest('hex'));
+      // 3 MiB in 256 KiB slices.
+      expect(allowance.waits).toBeGreaterThan(10);
     } finally {
       await gateway.close();
     }

@@ -6,6 +6,8 @@ import type { UsageMeter } from './usage-meter.ts';
 export interface GatewayLog {
   warn(details: { err: unknown }, message: string): void;
   error(details: { err: unknown }, message: string): void;
+  /** Each refused or cut request, with why (the server's logger at debug). */
+  debug?(details: Record<string, unknown>, message: string): void;
 }
 
 /**

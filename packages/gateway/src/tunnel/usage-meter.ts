@@ -38,6 +38,28 @@ interface Metered {
   givenHost: string | undefined;
   /** The socket closed: its grant went back, and a read still in flight takes no new one. */
   isClosed: boolean;
+  /** What had left for the client when the socket was destroyed (what was still queued never does). */
+  writtenAtCut: number | undefined;
+}
+
+/** A socket's internals that say how much of what was written has gone to the kernel. */
+interface SocketInternals {
+  _bytesDispatched?: number;
+  _handle?: { writeQueueSize?: number } | null;
+}
+
+/**
+ * Bytes a socket handed to the kernel for its peer: not `bytesWritten`, which also counts writes still
+ * queued in the socket (and in libuv) that a destroy drops, never sent; billed, they would be traffic
+ * the client never got (a 64 KiB read of the target, queued behind a full socket as its plan ran out).
+ */
+function sentBytes(socket: Socket): number {
+  const internals = socket as unknown as SocketInternals;
+  const dispatched = internals._bytesDispatched;
+  if (typeof dispatched !== 'number') {
+    return socket.bytesWritten - socket.writableLength;
+  }
+  return dispatched - (internals._handle?.writeQueueSize ?? 0);
 }
 
 const empty = (): PlanUsage => ({
@@ -173,7 +195,9 @@ export class UsageMeter {
       host: undefined,
       givenHost: undefined,
       isClosed: false,
+      writtenAtCut: undefined,
     });
+    this.noteCuts(socket);
     socket.once('close', () => {
       this.sample(socket);
       const metered = this.open.get(socket);
@@ -183,6 +207,22 @@ export class UsageMeter {
       }
       this.open.delete(socket);
     });
+  }
+
+  /**
+   * Notes what had left for the client when the socket is destroyed, before the destroy drops what was
+   * still queued: after it, nothing tells the two apart (the close's sample bills only what left).
+   */
+  private noteCuts(socket: Socket): void {
+    const destroy = socket.destroy;
+    const open = this.open;
+    socket.destroy = function (this: Socket, error?: Error) {
+      const metered = open.get(this);
+      if (metered && metered.writtenAtCut === undefined && !this.destroyed) {
+        metered.writtenAtCut = sentBytes(this);
+      }
+      return destroy.call(this, error);
+    };
   }
 
   /** A connection's unused grant goes back to its plan (and its proxy user's cap). */
@@ -332,7 +372,8 @@ export class UsageMeter {
       return;
     }
     const read = Math.max(metered.billedRead, Math.min(readUntil, socket.bytesRead));
-    const written = Math.max(0, socket.bytesWritten - metered.excludedWritten);
+    const sent = metered.writtenAtCut ?? sentBytes(socket);
+    const written = Math.max(metered.billedWritten, sent - metered.excludedWritten);
     const fromClient = read - metered.billedRead;
     const toClient = written - metered.billedWritten;
     const delta = fromClient + toClient;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, waitForRedis } from '../../redis/redis-client.ts';
 import type { PlanTrafficRow } from '../db-gateway-store.ts';
+import { DEGRADED_CREDIT_BYTES } from './fleet-degraded.ts';
 import { FleetMember } from './fleet-member.ts';
 import { CREDIT_BYTES, FleetTrafficAllowance } from './fleet-traffic.ts';
 
@@ -29,7 +30,11 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
   // The lowered plan's.
   const loweredPlanId = 'plan-4';
   const loweredRow: PlanTrafficRow = { totalBytes: 100 * MiB, usedBytes: 0, changedAt: Date.now() };
+  // The outage test's.
+  const outagePlanId = 'plan-5';
+  const outageRow: PlanTrafficRow = { totalBytes: 64 * MiB, usedBytes: 0, changedAt: Date.now() };
   const rows = new Map([
+    [outagePlanId, outageRow],
     [planId, row],
     [smallPlanId, smallRow],
     [busyPlanId, busyRow],
@@ -231,5 +236,57 @@ describe.runIf(redisUrl)('a gateway’s share of plan traffic in Redis', () => {
       }
     }
     expect(spent).toBeLessThanOrEqual(256 * 1024 + CREDIT_BYTES);
+  });
+
+  it('holds each gateway to its reserve and a bounded credit while Redis is away, then waits for Redis', async () => {
+    // Two gateways whose own views (the database's figure less what each used itself) do not see each
+    // other's traffic: on those alone each would carry the whole plan, and the fleet twice its traffic.
+    const used = [0, 0];
+    const gateways = [await member(() => used[0] ?? 0), await member(() => used[1] ?? 0)];
+    const reserves: number[] = [];
+    for (const { traffic } of gateways) {
+      expect(await traffic.prepare(outagePlanId)).toBe(true);
+      reserves.push(
+        Number(
+          (await redis.hget(
+            `${prefix}traffic:${outagePlanId}`,
+            `m:${gateways[reserves.length]?.member.id}`,
+          )) ?? 0,
+        ),
+      );
+    }
+    for (const { member: one } of gateways) {
+      one.failed(new Error('Redis away'));
+    }
+    // Both carry as fast as they can (each grant metered at once) until nothing more is granted.
+    let isCarrying = true;
+    while (isCarrying) {
+      isCarrying = false;
+      gateways.forEach(({ traffic }, i) => {
+        const grant = traffic.take(outagePlanId, 256 * 1024);
+        traffic.release(outagePlanId, grant);
+        used[i] = (used[i] ?? 0) + grant;
+        isCarrying ||= grant > 0;
+      });
+    }
+    const [first, second] = gateways.map(({ traffic }) => traffic);
+    gateways.forEach((_, i) => {
+      // Its reserve, and a credit of 4 MiB (a sixteenth of 64 MiB is no more).
+      expect(used[i]).toBe((reserves[i] ?? 0) + DEGRADED_CREDIT_BYTES);
+    });
+    const carried = (used[0] ?? 0) + (used[1] ?? 0);
+    console.log(
+      `Redis away, 2 gateways, 64 MiB plan: carried ${carried} (reserves ${reserves.join(' + ')}, credit ${DEGRADED_CREDIT_BYTES} each)`,
+    );
+    expect(carried).toBeLessThanOrEqual(outageRow.totalBytes);
+    // A connection then waits, rather than ends, and carries on once Redis answers (the next heartbeat).
+    const waits = first?.whenAvailable(outagePlanId);
+    expect(waits).toBeInstanceOf(Promise);
+    await waits;
+    await gateways[0]?.member.beat();
+    expect(gateways[0]?.member.isDegraded).toBe(false);
+    expect(await first?.prepare(outagePlanId)).toBe(true);
+    expect(first?.take(outagePlanId, 64 * 1024)).toBeGreaterThan(0);
+    expect(second).toBeDefined();
   });
 });

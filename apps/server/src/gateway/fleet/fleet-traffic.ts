@@ -1,5 +1,6 @@
 import { MAX_GRANT_BYTES, type TrafficAllowance } from '@bytegate/gateway';
 import type { PlanTrafficRow, TrafficObserver } from '../db-gateway-store.ts';
+import { DegradedBudgets } from './fleet-degraded.ts';
 import type { FleetMember } from './fleet-member.ts';
 import { DRAW, SETTLE, SYNC } from './fleet-traffic-scripts.ts';
 
@@ -53,6 +54,8 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
    */
   private readonly unsynced = new Map<string, PlanTrafficRow>();
   private readonly idleTimer: NodeJS.Timeout;
+  /** While Redis is away: what this process may still grant per plan (fleet-degraded.ts). */
+  private readonly degraded = new DegradedBudgets();
 
   constructor(
     private readonly member: FleetMember,
@@ -76,7 +79,10 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     });
     this.idleTimer = setInterval(() => this.returnIdle(), IDLE_RETURN_MS);
     this.idleTimer.unref();
-    member.onRejoin(() => this.syncChangedRows());
+    member.onRejoin(() => {
+      this.degraded.end();
+      this.syncChangedRows();
+    });
   }
 
   /** A plan's hash; a proxy user's daily or monthly cap has one per period (its epoch). */
@@ -116,10 +122,13 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
   take(planId: string, wanted: number): number {
     const state = this.state(planId);
     if (this.member.isDegraded) {
-      // This process's own view: what the database said, less what this process has used since.
-      const available =
-        (this.leftBytes(planId) ?? 0) - this.pendingBytes(planId) - state.flushing - state.granted;
-      const grant = Math.max(0, Math.min(available, Math.max(wanted, MIN_DRAW_BYTES)));
+      // This process's own view (what the database said, less what this process has used since), and
+      // no more than its budget for the outage: the reserve it drew, and a bounded credit.
+      const viewLeft = this.leftBytes(planId) ?? 0;
+      const available = this.ownView(planId, state);
+      const grant = this.degraded.take(planId, wanted, MIN_DRAW_BYTES, available, state.reserve, viewLeft);
+      // What came out of the reserve is no longer in it (the fleet counts it as this member's either way).
+      state.reserve -= Math.min(Math.max(0, state.reserve), grant);
       state.granted += grant;
       return grant;
     }
@@ -143,9 +152,16 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
     return grant;
   }
 
+  /** While Redis is away: what the database said the plan had left, less what this process used since. */
+  private ownView(planId: string, state: PlanState): number {
+    return (this.leftBytes(planId) ?? 0) - this.pendingBytes(planId) - state.flushing - state.granted;
+  }
+
   whenAvailable(planId: string): Promise<void> | null {
     if (this.member.isDegraded) {
-      return null;
+      // The outage's budget spent: wait for Redis (or look again); the plan's own view used up: the end.
+      const isWaiting = this.degraded.isSpent(planId) && this.ownView(planId, this.state(planId)) > 0;
+      return isWaiting ? this.degraded.whenMore() : null;
     }
     const state = this.state(planId);
     if (state.drawing) {
@@ -174,7 +190,9 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
 
   giveBack(planId: string, bytes: number): void {
     this.release(planId, bytes);
-    if (!this.member.isDegraded) {
+    if (this.member.isDegraded) {
+      this.degraded.giveBack(planId, bytes);
+    } else {
       this.state(planId).reserve += bytes;
     }
   }
@@ -371,5 +389,6 @@ export class FleetTrafficAllowance implements TrafficAllowance, TrafficObserver 
 
   close(): void {
     clearInterval(this.idleTimer);
+    this.degraded.end();
   }
 }
