@@ -4,6 +4,9 @@
 // SMTP_URL pointing at it). Then the server runs again on the same database without SMTP_URL, and a
 // reply lands in the Outbox, which shows it. axe checks the inbox, a thread and the Outbox at a desktop
 // and a phone width. Staff are made with `bytegate staff grant`, which needs PostgreSQL (support/staff.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -302,4 +305,91 @@ describe.runIf(hasTestPostgres)('the support inbox', () => {
       expect({ message: violations, list: listViolations }).toEqual({ message: [], list: [] });
     });
   }
+});
+
+// Issue 28: a one-time link is its addressee's alone. Support sends a customer a password reset link from
+// their page; the Outbox lists it and shows it with the link redacted, saying why, while the addressee's
+// copy (the .eml file) holds the link; the read is in the audit log.
+describe.runIf(hasTestPostgres)('one-time links in the Outbox', () => {
+  let running: Awaited<ReturnType<typeof startServerAndBrowser>>;
+  let dropDatabase: () => Promise<void>;
+  let staffContext: BrowserContext;
+  let page: Page;
+  let staff: TestAccount;
+  const customerEmail = `ada.${Date.now()}@example.com`;
+
+  beforeAll(async () => {
+    const database = await createSuiteDatabase();
+    dropDatabase = database.drop;
+    running = await startServerAndBrowser({ DATABASE_URL: database.databaseUrl });
+    ({
+      context: staffContext,
+      page,
+      account: staff,
+    } = await openSignedInPage(running.browser, running.server, {
+      viewport: { width: 1280, height: 900 },
+    }));
+    await grantStaffRole(database.databaseUrl, staff.email, 'support');
+    const signup = await fetch(`${running.server.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: customerEmail,
+        password: 'correct horse battery',
+      }),
+    });
+    expect(signup.status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await staffContext?.close();
+    await running?.stop();
+    await dropDatabase?.();
+  });
+
+  it('sends a customer a reset link from their page, and the Outbox shows it redacted, saying why', async () => {
+    const found = await page.request.get(
+      `${running.server.url}/api/admin/customers?q=${encodeURIComponent(customerEmail)}`,
+    );
+    const { customers } = (await found.json()) as { customers: Array<{ id: string }> };
+    await page.goto(`${running.server.url}/admin/customers/${customers[0]?.id}`);
+    await page.getByRole('button', { name: 'Send password reset' }).click();
+    await page.getByLabel('Reason').fill('Locked out, identity checked by phone');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText(`Password reset link sent to ${customerEmail}`).waitFor();
+
+    await navigateInApp(page, '/admin/outbox');
+    const list = page.getByRole('list', { name: 'Outbox messages' });
+    const item = list.getByRole('link', { name: /Reset your Bytegate password/ });
+    await item.getByText('Link redacted').waitFor();
+    await item.click();
+    const message = page.getByRole('article', { name: 'Reset your Bytegate password' });
+    await message.getByText('One-time link redacted.').waitFor();
+    const frame = page.frameLocator('iframe[title="HTML of the message: Reset your Bytegate password"]');
+    await frame.getByText('[one-time link redacted]').first().waitFor();
+    const framed = await frame.locator('body').innerHTML();
+    await message.getByRole('tab', { name: 'Plain text' }).click();
+    await message.locator('pre', { hasText: '[one-time link redacted]' }).waitFor();
+
+    // The addressee's copy has the link; nothing on the console's page does.
+    const outboxId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    const file = await simpleParser(readFileSync(join(running.server.dataDir, 'outbox', `${outboxId}.eml`)));
+    const token = /reset-password\?token=([A-Za-z0-9_-]{20,})/.exec(file.text ?? '')?.[1];
+    expect(token).toBeTruthy();
+    expect(framed).not.toContain(token);
+    expect(await page.content()).not.toContain(token);
+    await pageSettled(page);
+    const violations = await axeViolations(page);
+    await saveScreenshot(page, 'admin-outbox-redacted-1280');
+    expect(violations).toEqual([]);
+
+    await navigateInApp(page, '/admin/audit');
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    const entries = page.getByRole('table', { name: 'Audit entries' });
+    await entries.getByText('Outbox message read', { exact: true }).waitFor();
+    await entries.getByText('Password reset link sent', { exact: true }).waitFor();
+    await entries.getByText('Locked out, identity checked by phone', { exact: false }).waitFor();
+  });
 });

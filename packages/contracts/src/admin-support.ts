@@ -194,11 +194,26 @@ export type OutboxQuery = z.input<typeof outboxQuerySchema>;
 
 export const outboxParamsSchema = z.object({ outboxId: outboxIdField });
 
+/**
+ * What the console may show of a message's body. A one-time link (password reset, email verification,
+ * change of email) signs in or proves an address, so only its addressee may read it:
+ * - `none`: the mail carries no such link; shown whole.
+ * - `redacted`: its template marked one-time links; each is replaced by `OUTBOX_REDACTED_SECRET`.
+ * - `withheld`: the file does not say (written before the outbox marked secrets, or not by the server);
+ *   its body is not shown at all.
+ */
+export const outboxRedactionSchema = z.enum(['none', 'redacted', 'withheld']);
+export type OutboxRedaction = z.infer<typeof outboxRedactionSchema>;
+
+/** What a one-time link reads as in the console's Outbox (subject, text and HTML alike). */
+export const OUTBOX_REDACTED_SECRET = '[one-time link redacted]';
+
 export const outboxItemSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   to: z.string(),
   subject: z.string(),
+  redaction: outboxRedactionSchema,
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
@@ -210,12 +225,16 @@ export const outboxResponseSchema = z.object({
 });
 export type OutboxResponse = z.infer<typeof outboxResponseSchema>;
 
-/** `GET /api/admin/outbox/:outboxId`: the headers people read, the text, and the HTML as sent. */
+/**
+ * `GET /api/admin/outbox/:outboxId`: the headers people read, the text, and the HTML as sent, one-time
+ * links redacted (see `redaction`). Every read is written to the audit log (`outbox.read`).
+ */
 export const outboxMessageResponseSchema = outboxItemSchema.extend({
   from: z.string(),
   replyTo: z.string().nullable(),
+  /** Null when there is none, the file is over the reading bound, or the body is `withheld`. */
   text: z.string().nullable(),
-  /** The sender's markup: show it only in a sandboxed frame (no scripts, no same origin). */
+  /** The sender's markup: show it only in a sandboxed frame (no scripts, no same origin). Null as `text`. */
   html: z.string().nullable(),
   sizeBytes: z.number().int(),
   /** Over the reading bound (1 MiB): the headers are read, the body is not. */

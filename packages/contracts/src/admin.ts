@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   'customer.enable',
   'customer.sessions.revoke',
   'customer.two_factor.reset',
+  'customer.password_reset.send',
   'plan.threads.change',
   'thread_request.approve',
   'thread_request.decline',
@@ -71,12 +72,20 @@ export const AUDIT_ACTIONS = [
   'contact.assign',
   'contact.note',
   'contact.reply',
+  'outbox.read',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 /** What an audit entry is about. */
-export const AUDIT_TARGET_TYPES = ['user', 'plan', 'exit', 'inventory', 'contact_message'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'plan',
+  'exit',
+  'inventory',
+  'contact_message',
+  'outbox_message',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Why staff act: required on every action that moves money or traffic (and on the others alike). */

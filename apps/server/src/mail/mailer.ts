@@ -96,7 +96,7 @@ function createOutboxMailer(dataDir: string, from: string, log: MailLog): Mailer
     async send(message) {
       try {
         const info = await composer.sendMail(mailOptionsOf(message, from));
-        const outboxId = await writeOutboxMessage(dataDir, info.message as Buffer);
+        const outboxId = await writeOutboxMessage(dataDir, info.message as Buffer, message.secrets);
         const sent: SentMail = {
           transport: 'outbox',
           messageId: info.messageId,

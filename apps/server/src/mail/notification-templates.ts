@@ -172,5 +172,7 @@ export function notificationMail<K extends NotificationKind>(props: Notification
         : []),
       '<p style="color:#555555;font-size:14px">You get this email because of your notification settings (User Settings, Notifications).</p>',
     ]),
+    // Links into the dashboard only: they ask the reader to sign in, they never sign anyone in.
+    secrets: [],
   };
 }

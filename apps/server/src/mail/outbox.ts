@@ -1,13 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { OutboxRedaction } from '@bytegate/contracts/admin-support';
 import type { AddressObject, ParsedMail } from 'mailparser';
+import {
+  redactionOf,
+  redactSecrets,
+  SECRETS_HEADER,
+  secretsHeaderLine,
+  secretsOfHeader,
+} from './redact-secrets.ts';
 
 /**
  * The outbox: where mail goes when no SMTP server is set (SMTP_URL unset), so a fresh clone can see
  * what would have been sent. One RFC 5322 `.eml` file per message under `DATA_DIR/outbox`, named
  * `<UTC time to the millisecond>-<random>.eml`: names sort by time, and any mail client opens them.
  * Reading is bounded: a listing reads at most the first 64 KiB of each file, a message at most 1 MiB.
+ *
+ * The files are the addressees' mailboxes: a developer reads a reset link from disk. What this module
+ * answers (the console's Outbox) is for staff, so the one-time links a template marked as secrets are
+ * redacted from the subject, the text and the HTML, and a file that does not say which are its secrets
+ * shows its headers only (see redact-secrets.ts).
  */
 
 export interface OutboxEntry {
@@ -18,16 +31,18 @@ export interface OutboxEntry {
   /** The To header as written, e.g. `Ann Lee <ann@example.com>`. */
   to: string;
   subject: string;
+  /** What may be shown of the body: whole, with its one-time links redacted, or not at all. */
+  redaction: OutboxRedaction;
 }
 
 export interface OutboxMessage extends OutboxEntry {
   from: string;
   replyTo: string | null;
-  /** The plain-text part; null when there is none or the file is over the reading bound. */
+  /** The plain-text part, secrets redacted; null when there is none, over the reading bound, or withheld. */
   text: string | null;
   /**
    * The HTML part as sent: it is the sender's markup, so show it only in a sandboxed frame (no scripts,
-   * no same origin). Null when there is none or the file is over the reading bound.
+   * no same origin). Secrets redacted; null as `text`.
    */
   html: string | null;
   sizeBytes: number;
@@ -51,8 +66,16 @@ export function outboxDir(dataDir: string): string {
 // in the order they were sent.
 let lastWrittenMs = 0;
 
-/** Writes one message (its RFC 5322 source) to the outbox and answers its id. */
-export async function writeOutboxMessage(dataDir: string, source: Buffer): Promise<string> {
+/**
+ * Writes one message (its RFC 5322 source) to the outbox and answers its id. `secrets` are the one-time
+ * links its template marked (`MailContent.secrets`, `[]` for none): the file says which they are, so the
+ * console shows them redacted.
+ */
+export async function writeOutboxMessage(
+  dataDir: string,
+  source: Buffer,
+  secrets: readonly string[],
+): Promise<string> {
   const ms = Math.max(Date.now(), lastWrittenMs + 1);
   lastWrittenMs = ms;
   const id = `${new Date(ms).toISOString().replace(/[-:.]/g, '')}-${randomBytes(6).toString('hex')}`;
@@ -60,7 +83,7 @@ export async function writeOutboxMessage(dataDir: string, source: Buffer): Promi
   await mkdir(dir, { recursive: true });
   // Written aside, then renamed: a listing never sees half a message.
   const partial = join(dir, `.${id}.partial`);
-  await writeFile(partial, source, { flag: 'wx' });
+  await writeFile(partial, Buffer.concat([Buffer.from(secretsHeaderLine(secrets)), source]), { flag: 'wx' });
   await rename(partial, join(dir, `${id}.eml`));
   return id;
 }
@@ -83,13 +106,23 @@ export async function listOutbox(
         return null;
       }
       const parsed = await parseMail(head);
-      return { id, createdAt: createdAtOf(id), to: addressText(parsed.to), subject: parsed.subject ?? '' };
+      const secrets = secretsOf(parsed);
+      return {
+        id,
+        createdAt: createdAtOf(id),
+        to: addressText(parsed.to),
+        subject: redactSecrets(parsed.subject ?? '', secrets ?? []),
+        redaction: redactionOf(secrets),
+      };
     }),
   );
   return entries.filter((entry) => entry !== null);
 }
 
-/** One outbox message with its text and HTML parts; null when there is no such message. */
+/**
+ * One outbox message with its text and HTML parts as staff may read them (secrets redacted, or the body
+ * withheld); null when there is no such message.
+ */
 export async function readOutboxMessage(dataDir: string, id: string): Promise<OutboxMessage | null> {
   // Only names the outbox writes are read: an id can never climb out of the folder.
   if (!ID_PATTERN.test(id)) {
@@ -106,15 +139,20 @@ export async function readOutboxMessage(dataDir: string, id: string): Promise<Ou
       ? headerBlock(await readUpTo(file, HEADER_READ_BYTES))
       : await readUpTo(file, size);
     const parsed = await parseMail(source);
+    const secrets = secretsOf(parsed);
+    // No header naming the secrets: nothing says which strings to redact, so the body is not shown.
+    const isBodyShown = !isTruncated && secrets !== null;
+    const redact = (value: string) => redactSecrets(value, secrets ?? []);
     return {
       id,
       createdAt: createdAtOf(id),
       to: addressText(parsed.to),
-      subject: parsed.subject ?? '',
+      subject: redact(parsed.subject ?? ''),
+      redaction: redactionOf(secrets),
       from: addressText(parsed.from),
       replyTo: parsed.replyTo ? addressText(parsed.replyTo) : null,
-      text: isTruncated ? null : (parsed.text ?? null),
-      html: isTruncated || !parsed.html ? null : parsed.html,
+      text: isBodyShown && parsed.text !== undefined ? redact(parsed.text) : null,
+      html: isBodyShown && parsed.html ? redact(parsed.html) : null,
       sizeBytes: size,
       isTruncated,
     };
@@ -127,6 +165,11 @@ export async function readOutboxMessage(dataDir: string, id: string): Promise<Ou
 async function parseMail(source: Buffer): Promise<ParsedMail> {
   const { simpleParser } = await import('mailparser');
   return simpleParser(source, { skipImageLinks: true, skipTextToHtml: true });
+}
+
+/** The secrets the message's header names; null when it names none (see redact-secrets.ts). */
+function secretsOf(parsed: ParsedMail): string[] | null {
+  return secretsOfHeader(parsed.headers.get(SECRETS_HEADER.toLowerCase()));
 }
 
 async function readOutboxNames(dataDir: string): Promise<string[]> {

@@ -1,12 +1,13 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OUTBOX_REDACTED_SECRET } from '@bytegate/contracts/admin-support';
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createMailer, type Mailer } from './mailer.ts';
 import { listOutbox, OUTBOX_LIST_MAX, readOutboxMessage } from './outbox.ts';
-import { contactReply, threadRequestDecision } from './templates.ts';
+import { contactReply, emailChangeConfirmation, passwordReset, threadRequestDecision } from './templates.ts';
 import { createRecordingLog } from './testing/recording-log.ts';
 
 // Without SMTP_URL every message becomes an .eml file under DATA_DIR/outbox, listed newest first.
@@ -70,6 +71,7 @@ describe('the outbox mailer', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       to: 'Zoë Adams <zoe@example.com>',
       subject: 'Re: Ünïcode & more',
+      redaction: 'none',
     });
     expect(Date.parse(listed[0]?.createdAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
     expect(listed[1]).toMatchObject({
@@ -140,5 +142,57 @@ describe('readOutboxMessage', () => {
       sizeBytes: huge.length,
     });
     expect((await listOutbox(dataDir)).at(-1)).toMatchObject({ id, subject: 'Huge' });
+  });
+});
+
+describe('one-time links in the outbox', () => {
+  const link = 'http://localhost:3000/reset-password?token=abc_DEF-123&lang=en';
+  const reset = passwordReset({ name: 'Zoë', link, validMinutes: 30 });
+
+  it('keeps the link in the file (the addressee reads it there) and redacts it from what staff read', async () => {
+    const sent = await mailer.send({ to: 'zoe@example.com', ...reset });
+    const file = await readFile(join(dataDir, 'outbox', `${sent.outboxId}.eml`));
+    const parsed = await simpleParser(file);
+    expect(parsed.text).toContain(link);
+    expect(parsed.html).toContain('token=abc_DEF-123&amp;lang=en');
+
+    const message = await readOutboxMessage(dataDir, sent.outboxId ?? '');
+    expect(message).toMatchObject({ subject: 'Reset your Bytegate password', redaction: 'redacted' });
+    expect(JSON.stringify(message)).not.toContain('abc_DEF-123');
+    expect(message?.text).toBe(reset.text.replace(link, OUTBOX_REDACTED_SECRET));
+    // The button's address and the address written out below it: both go.
+    expect(message?.html?.split(OUTBOX_REDACTED_SECRET)).toHaveLength(4);
+    expect(message?.html).toContain('Choose a new password');
+    expect((await listOutbox(dataDir))[0]).toMatchObject({ id: sent.outboxId, redaction: 'redacted' });
+  });
+
+  it('redacts a secret wherever the template put it, the subject included', async () => {
+    const content = emailChangeConfirmation({ name: 'Zoë', newEmail: 'z@example.org', link, validHours: 24 });
+    const sent = await mailer.send({ to: 'z@example.org', ...content, subject: `Your link ${link}` });
+    expect((await readOutboxMessage(dataDir, sent.outboxId ?? ''))?.subject).toBe(
+      `Your link ${OUTBOX_REDACTED_SECRET}`,
+    );
+    expect((await listOutbox(dataDir))[0]?.subject).toBe(`Your link ${OUTBOX_REDACTED_SECRET}`);
+  });
+
+  it('shows only the headers of a file that does not say which are its secrets', async () => {
+    const id = '20250101T000000000Z-00000000cafe';
+    await mailer.send({ to: 'zoe@example.com', ...reply }); // creates the folder
+    const source = `To: zoe@example.com\r\nSubject: Old reset\r\n\r\nOpen ${link}\r\n`;
+    await writeFile(join(dataDir, 'outbox', `${id}.eml`), source);
+    await writeFile(
+      join(dataDir, 'outbox', '20250101T000000001Z-00000000beef.eml'),
+      `X-Bytegate-Secrets: not base64 json\r\n${source}`,
+    );
+
+    for (const unmarked of [id, '20250101T000000001Z-00000000beef']) {
+      expect(await readOutboxMessage(dataDir, unmarked)).toMatchObject({
+        subject: 'Old reset',
+        redaction: 'withheld',
+        text: null,
+        html: null,
+      });
+    }
+    expect((await listOutbox(dataDir)).at(-1)).toMatchObject({ id, redaction: 'withheld' });
   });
 });

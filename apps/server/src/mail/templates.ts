@@ -10,6 +10,13 @@ export interface MailContent {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The one-time secrets the mail carries, exactly as written in it: a link that signs in or proves an
+   * address (password reset, email verification, change of email). Only the addressee may read them:
+   * wherever staff see the mail (the console's Outbox) they are redacted. Every template says, `[]`
+   * when it carries none.
+   */
+  secrets: string[];
 }
 
 export interface ContactReplyProps {
@@ -40,6 +47,7 @@ export function contactReply({ name, subject, originalMessage, reply }: ContactR
       '<p>You wrote:</p>',
       `<blockquote style="margin:0 0 16px;padding:0 0 0 12px;border-left:3px solid #d0d0d0;color:#555555">${paragraphs(originalMessage)}</blockquote>`,
     ]),
+    secrets: [],
   };
 }
 
@@ -79,6 +87,7 @@ export function threadRequestDecision({
       `<p>${decisionHtml}</p>`,
       ...(note ? [paragraphs(note)] : []),
     ]),
+    secrets: [],
   };
 }
 
@@ -112,6 +121,7 @@ export function passwordReset({ name, link, validMinutes }: PasswordResetProps):
       `<p>${escapeHtml(validity)} Setting a new password signs you out on every device; your proxy credentials keep working.</p>`,
       `<p>${escapeHtml(notYou)}</p>`,
     ]),
+    secrets: [link],
   };
 }
 
@@ -141,6 +151,7 @@ export function emailVerification({ name, link, validDays }: EmailVerificationPr
       `<p>Once it is verified you can top up your balance and buy traffic. ${escapeHtml(validity)}</p>`,
       '<p>If you did not create an account, ignore this email.</p>',
     ]),
+    secrets: [link],
   };
 }
 
@@ -173,6 +184,7 @@ export function emailChangeConfirmation({ name, newEmail, link, validHours }: Em
       `<p>${escapeHtml(validity)}</p>`,
       '<p>If you did not ask for this, ignore this email.</p>',
     ]),
+    secrets: [link],
   };
 }
 
@@ -197,6 +209,7 @@ export function emailChangeRequested({ name, newEmail }: EmailChangeRequestedPro
       `<p>${escapeHtml(pending)}</p>`,
       `<p><strong>${escapeHtml(notYou)}</strong></p>`,
     ]),
+    secrets: [],
   };
 }
 

@@ -173,4 +173,19 @@ describe('the mailed links', () => {
       expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     }
   });
+
+  it('marks the link of each as its secret, and the mails without a one-time link as carrying none', () => {
+    expect(passwordReset({ name: 'Ann', link, validMinutes: 30 }).secrets).toEqual([link]);
+    expect(emailVerification({ name: 'Ann', link, validDays: 7 }).secrets).toEqual([link]);
+    expect(
+      emailChangeConfirmation({ name: 'Ann', newEmail: 'ann@new.example', link, validHours: 24 }).secrets,
+    ).toEqual([link]);
+    expect(emailChangeRequested({ name: 'Ann', newEmail: 'ann@new.example' }).secrets).toEqual([]);
+    expect(contactReply({ name: 'Ann', subject: '', originalMessage: 'Hi', reply: 'Hello' }).secrets).toEqual(
+      [],
+    );
+    expect(
+      threadRequestDecision({ name: 'Ann', planLabel: 'Mobile', approved: true, threadLimit: 5 }).secrets,
+    ).toEqual([]);
+  });
 });

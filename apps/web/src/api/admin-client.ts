@@ -47,6 +47,8 @@ export const adminApi = defineApiSection((request) => ({
     request<CustomerDetailResponse>('POST', customerPath(userId, 'sessions/revoke'), { body }),
   resetTwoFactor: (userId: string, body: ReasonRequest) =>
     request<CustomerDetailResponse>('POST', customerPath(userId, 'two-factor/reset'), { body }),
+  sendPasswordReset: (userId: string, body: ReasonRequest) =>
+    request<CustomerDetailResponse>('POST', customerPath(userId, 'password-reset'), { body }),
   changeThreadLimit: (planId: string, body: ChangeThreadLimitRequest) =>
     request<AdminPlanResponse>('POST', `/admin/plans/${encodeURIComponent(planId)}/threads`, { body }),
   /** One page of the audit log; a filter left empty does not narrow it. */

@@ -112,6 +112,15 @@ export function useResetTwoFactor(userId: string) {
   });
 }
 
+/** Mails the customer a link to set a new password (to their address only; staff never see it). */
+export function useSendPasswordReset(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReasonRequest) => adminApi.sendPasswordReset(userId, body),
+    onSuccess: (detail) => settle(queryClient, userId, detail),
+  });
+}
+
 /** Sets a plan's thread limit; the plan is answered, so the customer's page is read again for the log. */
 export function useChangeThreadLimit(userId: string) {
   const queryClient = useQueryClient();

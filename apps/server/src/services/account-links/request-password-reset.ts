@@ -1,5 +1,11 @@
 import { PASSWORD_RESET_LINK_TTL_MS } from '@bytegate/contracts/account-links';
-import { createAccountToken, expireAccountTokens, getActiveUserByEmail } from '@bytegate/db/queries';
+import type { Transaction } from '@bytegate/db';
+import {
+  createAccountToken,
+  expireAccountTokens,
+  getActiveUserByEmail,
+  type UserRow,
+} from '@bytegate/db/queries';
 import { passwordReset } from '../../mail/templates.ts';
 import { runAfterReply } from '../background-tasks.ts';
 import type { MailContext, RequestOrigin } from '../context.ts';
@@ -43,25 +49,39 @@ export async function sendPasswordResetLink(ctx: MailContext, props: { email: st
   if (!user || user.disabledAt) {
     return false;
   }
+  const token = await ctx.db.transaction((tx) => issuePasswordResetToken(tx, { user, now: new Date() }));
+  await mailPasswordResetLink(ctx, { user, token });
+  return true;
+}
+
+/** A new reset token for the account (its SHA-256 stored); every earlier one stops working. */
+export async function issuePasswordResetToken(
+  tx: Transaction,
+  props: { user: Pick<UserRow, 'id' | 'email'>; now: Date },
+): Promise<string> {
   const { token, tokenHash } = createLinkToken();
-  const now = new Date();
-  await ctx.db.transaction(async (tx) => {
-    await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
-    await createAccountToken(tx, {
-      userId: user.id,
-      purpose: 'password_reset',
-      tokenHash,
-      email: user.email,
-      expiresAt: new Date(now.getTime() + PASSWORD_RESET_LINK_TTL_MS),
-    });
+  await expireAccountTokens(tx, { userId: props.user.id, purpose: 'password_reset', now: props.now });
+  await createAccountToken(tx, {
+    userId: props.user.id,
+    purpose: 'password_reset',
+    tokenHash,
+    email: props.user.email,
+    expiresAt: new Date(props.now.getTime() + PASSWORD_RESET_LINK_TTL_MS),
   });
+  return token;
+}
+
+/** Mails the link of a token `issuePasswordResetToken` made to the account's address, and nowhere else. */
+export async function mailPasswordResetLink(
+  ctx: MailContext,
+  props: { user: Pick<UserRow, 'email' | 'firstName'>; token: string },
+): Promise<void> {
   await ctx.mailer.send({
-    to: user.email,
+    to: props.user.email,
     ...passwordReset({
-      name: user.firstName,
-      link: linkUrl(ctx.config.publicUrl, 'resetPassword', token),
+      name: props.user.firstName,
+      link: linkUrl(ctx.config.publicUrl, 'resetPassword', props.token),
       validMinutes: PASSWORD_RESET_LINK_TTL_MS / 60_000,
     }),
   });
-  return true;
 }

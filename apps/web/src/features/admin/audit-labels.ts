@@ -9,6 +9,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'customer.enable': 'Account enabled',
   'customer.sessions.revoke': 'Sessions revoked',
   'customer.two_factor.reset': 'Two-factor reset',
+  'customer.password_reset.send': 'Password reset link sent',
   'plan.threads.change': 'Thread limit changed',
   'plan.password.regenerate': 'Proxy password replaced',
   'customer.unblocks.change': 'Unblocks changed',
@@ -29,6 +30,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'contact.assign': 'Message assigned',
   'contact.note': 'Note added',
   'contact.reply': 'Reply sent',
+  'outbox.read': 'Outbox message read',
 };
 
 /** An action's label; an action this build does not know yet shows as its name. */
@@ -58,6 +60,7 @@ const FIELD_LABELS: Record<string, string> = {
   note: 'Note',
   reply: 'Reply',
   to: 'Sent to',
+  validMinutes: 'Link valid (minutes)',
   outOfRotationReason: 'Out of rotation because',
 };
 

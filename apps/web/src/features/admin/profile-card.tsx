@@ -1,8 +1,8 @@
 import type { CustomerDetailResponse } from '@bytegate/contracts/admin';
-import { ShieldOffIcon } from 'lucide-react';
+import { KeyRoundIcon, ShieldOffIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
-import { useResetTwoFactor } from '../../api/use-admin.ts';
+import { useResetTwoFactor, useSendPasswordReset } from '../../api/use-admin.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -18,8 +18,9 @@ export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
   const { customer } = detail;
   return (
     <Card aria-labelledby="admin-profile-title">
-      <CardHeader>
+      <CardHeader className="flex flex-row items-center justify-between gap-3">
         <CardTitle id="admin-profile-title">Profile</CardTitle>
+        <SendPasswordReset detail={detail} />
       </CardHeader>
       <CardContent>
         <dl className="space-y-3 text-sm">
@@ -55,6 +56,33 @@ export function ProfileCard({ detail }: { detail: CustomerDetailResponse }) {
         </dl>
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * Mails the customer the link to set a new password, as "Forgot your password?" does. The link goes
+ * to their address only: the Outbox shows it redacted. A staff account's is an admin's to send.
+ */
+function SendPasswordReset({ detail }: { detail: CustomerDetailResponse }) {
+  const { customer } = detail;
+  const send = useSendPasswordReset(customer.id);
+  return (
+    <ReasonDialog
+      trigger={
+        <Button variant="secondary" size="sm" disabled={customer.status === 'disabled'}>
+          <KeyRoundIcon aria-hidden="true" />
+          Send password reset
+        </Button>
+      }
+      title="Send a password reset link?"
+      description={`A link to set a new password (valid 30 minutes, once) is mailed to ${customer.email}, and to nobody else: staff never see it. Earlier links stop working; the password stays until they use it.`}
+      confirmLabel="Send the link"
+      failureMessage="The link could not be sent. Please try again."
+      onConfirm={async (body) => {
+        await send.mutateAsync(body);
+        toast.success(`Password reset link sent to ${customer.email}`);
+      }}
+    />
   );
 }
 

@@ -14,6 +14,7 @@ import { getCustomerDetail } from '../../../services/back-office/get-customer-de
 import { resetCustomerTwoFactor } from '../../../services/back-office/reset-two-factor.ts';
 import { revokeCustomerSessions } from '../../../services/back-office/revoke-customer-sessions.ts';
 import { searchCustomers } from '../../../services/back-office/search-customers.ts';
+import { sendPasswordResetAsStaff } from '../../../services/back-office/send-password-reset.ts';
 import { staffActorOf } from '../../../services/back-office/staff-actor.ts';
 import { adjustBalance } from '../../../services/billing/adjust-balance.ts';
 import type { ServiceContext } from '../../../services/context.ts';
@@ -104,6 +105,20 @@ export const customersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
       path: 'two-factor/reset',
       summary: "Turn a customer's two-factor authentication off (a lost phone); signs them out everywhere",
       act: resetCustomerTwoFactor,
+    },
+    {
+      path: 'password-reset',
+      summary:
+        "Mail a customer a link to set a new password, to the account's address only (a staff account: admins only)",
+      act: (
+        serviceCtx: ServiceContext,
+        props: Parameters<typeof sendPasswordResetAsStaff>[1],
+      ): Promise<void> => {
+        if (!serviceCtx.mailer) {
+          throw new Error('sending a reset link needs a mailer in the context (buildApp makes one)');
+        }
+        return sendPasswordResetAsStaff({ ...serviceCtx, mailer: serviceCtx.mailer }, props);
+      },
     },
   ] as const;
   for (const { path, summary, act } of reasonActions) {

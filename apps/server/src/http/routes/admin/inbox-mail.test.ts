@@ -209,6 +209,7 @@ describe.each(testDatabaseKinds())('replies and the outbox on %s', (kind) => {
           createdAt: expect.any(String),
           to: 'Eve <eve@example.org>',
           subject: 'Re: Port 25',
+          redaction: 'none',
         },
       ]);
       const id = listed.body.messages[0]?.id ?? '';
@@ -233,6 +234,7 @@ describe.each(testDatabaseKinds())('replies and the outbox on %s', (kind) => {
         await writeOutboxMessage(
           dataDir,
           Buffer.from(`To: n${index}@example.org\r\nSubject: Filler ${index}\r\n\r\nBody ${index}\r\n`),
+          [],
         );
       }
       const first = await inbox.get<OutboxResponse>('/api/admin/outbox');

@@ -191,12 +191,13 @@ export const supportRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
     {
       schema: {
         tags: ['admin'],
-        summary: 'One outbox message: headers, plain text and HTML as sent',
+        summary:
+          'One outbox message: headers, plain text and HTML as sent, one-time links redacted; the read is audited',
         security: [{ bearer: [] }],
         params: outboxParamsSchema,
         response: { 200: outboxMessageResponseSchema, ...refusals },
       },
     },
-    async (request) => getOutboxMessage(mailCtx, request.params),
+    async (request) => getOutboxMessage(mailCtx, { ...request.params, actor: actorOf(request) }),
   );
 };

@@ -1,4 +1,5 @@
 import type { OutboxItem } from '@bytegate/contracts/admin-support';
+import { LockKeyholeIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatAgo, formatDateTime } from '../format.ts';
@@ -31,9 +32,17 @@ export function OutboxList({ messages, selectedId }: { messages: OutboxItem[]; s
                   {formatAgo(message.createdAt)}
                 </time>
               </span>
-              <span className="block truncate text-sm text-gray-600">
-                <span className="sr-only">To </span>
-                {message.to || 'No recipient'}
+              <span className="flex items-center gap-1.5 text-sm text-gray-600">
+                <span className="min-w-0 truncate">
+                  <span className="sr-only">To </span>
+                  {message.to || 'No recipient'}
+                </span>
+                {message.redaction === 'redacted' ? (
+                  <span className="ml-auto inline-flex shrink-0 items-center gap-1 text-xs">
+                    <LockKeyholeIcon className="size-3.5" aria-hidden="true" />
+                    Link redacted
+                  </span>
+                ) : null}
               </span>
             </Link>
           </li>
