@@ -130,6 +130,24 @@ describe('the public site', () => {
     await page.close();
   });
 
+  it('moves at once for a visitor who asks for less motion: no colour fades, no smooth scroll to the top', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    await page.goto(server.url);
+    await page.evaluate(() => window.scrollTo(0, 1400));
+    const button = page.getByRole('button', { name: 'Scroll to top' });
+    await button.waitFor();
+    // Buttons change colour on hover in 150 ms for everyone else.
+    expect(await button.evaluate((element) => getComputedStyle(element).transitionDuration)).toBe('0s');
+    // The page is at the top as the click is handled, not on its way there.
+    expect(
+      await button.evaluate((element) => {
+        (element as HTMLButtonElement).click();
+        return window.scrollY;
+      }),
+    ).toBe(0);
+    await page.close();
+  });
+
   it('leaves the page where the visitor scrolled it while the app was loading, and where a reload left it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Scripts held back: the visitor reads and scrolls the prerendered page before the app runs it.

@@ -12,8 +12,11 @@ import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts';
 
 /** At most this many deliveries are POSTed at once by one jobs process. */
 const BATCH = 20;
-/** A claimed delivery is not claimed again for this long: longer than a POST's timeout. */
-const LEASE_MS = 60_000;
+/**
+ * A claimed delivery is not claimed again for this long: longer than a POST's timeout. The test event's
+ * route claims its delivery for as long when it makes it (webhook-deliveries.ts).
+ */
+export const WEBHOOK_LEASE_MS = 60_000;
 
 /**
  * The body every attempt of a delivery sends, the same each time: the notification's id (receivers
@@ -119,7 +122,11 @@ export async function deliverDueWebhooks(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const due = await claimDueWebhookDeliveries(ctx.db, { now: now(), limit: BATCH, leaseMs: LEASE_MS });
+    const due = await claimDueWebhookDeliveries(ctx.db, {
+      now: now(),
+      limit: BATCH,
+      leaseMs: WEBHOOK_LEASE_MS,
+    });
     if (due.length === 0) {
       return total;
     }

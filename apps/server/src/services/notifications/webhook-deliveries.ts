@@ -13,7 +13,7 @@ import {
 } from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
-import { attemptWebhookDelivery } from './deliver-webhooks.ts';
+import { attemptWebhookDelivery, WEBHOOK_LEASE_MS } from './deliver-webhooks.ts';
 
 export const WEBHOOK_DELIVERIES_PAGE_SIZE = 20;
 
@@ -92,10 +92,13 @@ export async function sendTestWebhook(
     dispatchedAt: new Date(),
     mailStatus: 'skipped',
   });
+  // Made already claimed, as a jobs pass claims what it POSTs: a pass running while this POST waits
+  // for its answer would otherwise find it pending and due, and POST the test event a second time.
   const delivery = await createWebhookDelivery(ctx.db, {
     notificationId: notification.id,
     userId: params.userId,
     url: settings.webhookUrl,
+    nextAttemptAt: new Date(Date.now() + WEBHOOK_LEASE_MS),
   });
   await attemptWebhookDelivery(ctx, { delivery, notification }, { isRetried: false });
   const [done] = await listWebhookDeliveries(ctx.db, {

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { scrollBehavior } from '../../lib/motion.ts';
 
 /**
  * On every path or hash change: scroll to the hash target, or to the top when there is none. Not on the
@@ -18,7 +19,7 @@ export function ScrollManager() {
     if (hash) {
       const target = document.getElementById(decodeURIComponent(hash.slice(1)));
       if (target) {
-        target.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        target.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
         return;
       }
     }

@@ -14,6 +14,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { scrollBehavior } from '../../lib/motion.ts';
 
 const poolBlurbs: Record<PoolType, string> = {
   datacenter: 'Fast, stable IPs in multiple regions for high-volume work.',
@@ -210,7 +211,7 @@ function ScrollToTop() {
       size="icon"
       className="fixed right-6 bottom-6 z-30 rounded-full shadow-lg"
       aria-label="Scroll to top"
-      onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      onClick={() => window.scrollTo({ top: 0, behavior: scrollBehavior() })}
     >
       <ArrowUpIcon />
     </Button>

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type {
   NotificationSettings,
   WebhookDeliveriesResponse,
@@ -275,6 +277,31 @@ describe.each(testDatabaseKinds())('notification settings and webhooks on %s', (
       });
     });
 
+    it('POSTs a test event once, though a jobs pass runs while the receiver is still answering it', async () => {
+      const { token } = await createUserViaApi(server);
+      const slow = await startHeldReceiver();
+      try {
+        await setWebhook(token, slow.url);
+        const answering = sendTest(token);
+        await slow.firstArrived;
+        // The route's POST waits for its answer: the jobs' pass leaves the test delivery alone.
+        await deliverDueWebhooks(ctx);
+        slow.release();
+        const answer = await answering;
+        expect(answer.body).toMatchObject({ kind: 'test', status: 'delivered' });
+        expect(answer.body.attempts).toHaveLength(1);
+        expect(slow.bodies).toHaveLength(1);
+        // Nor does a pass after it.
+        await deliverDueWebhooks(ctx);
+        expect(slow.bodies).toHaveLength(1);
+        const [logged] = (await deliveries(token)).body.deliveries;
+        expect(logged?.attempts).toHaveLength(1);
+      } finally {
+        slow.release();
+        await slow.close();
+      }
+    });
+
     it('limits each customer to 20 webhook tests and address changes an hour', async () => {
       const { token } = await createUserViaApi(server);
       await setWebhook(token, receiver.url);
@@ -429,3 +456,37 @@ describe.each(testDatabaseKinds())('notification settings and webhooks on %s', (
     });
   });
 });
+
+/** A webhook endpoint that holds its first answer until `release()`, and answers any other at once. */
+async function startHeldReceiver() {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrive = () => {};
+  const firstArrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const bodies: string[] = [];
+  const endpoint = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      if (bodies.length === 1) {
+        arrive();
+        await held;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+  const { port } = endpoint.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    bodies,
+    firstArrived,
+    release: () => release(),
+    close: () => new Promise<void>((resolve) => endpoint.close(() => resolve())),
+  };
+}
