@@ -68,7 +68,8 @@ export const customersRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = a
     {
       schema: {
         tags: ['admin'],
-        summary: 'Credit or debit a balance through the ledger (support: at most $100 in 24 hours, with refunds and approvals)',
+        summary:
+          'Credit or debit a balance through the ledger (support: at most $100 in 24 hours, with refunds and approvals)',
         security: [{ bearer: [] }],
         params: adminUserParamsSchema,
         body: adjustBalanceRequestSchema,

@@ -24,6 +24,20 @@ describe.each(testDatabaseKinds())('the ledger in order after a 50-way race on %
     await server?.close();
   });
 
+  /**
+   * Sends a request again while the server answers 503 DATABASE_UNAVAILABLE (no pool connection came in
+   * time, so nothing was done), as a client honouring Retry-After would: a loaded machine sheds some of
+   * 50 racing requests that way, and the race is about the ones that run.
+   */
+  async function untilServed(send: () => Promise<{ status: number }>): Promise<number> {
+    for (let attempt = 1; ; attempt += 1) {
+      const { status } = await send();
+      if (status !== 503 || attempt === 10) {
+        return status;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
   const buy = (token: string) =>
     server.request('POST', '/api/subuser/create', {
       token,
@@ -63,41 +77,43 @@ describe.each(testDatabaseKinds())('the ledger in order after a 50-way race on %
     );
 
     const race = [
-      ...Array.from({ length: 20 }, () => buy(customer.token).then((answer) => answer.status)),
+      ...Array.from({ length: 20 }, () => untilServed(() => buy(customer.token))),
       ...Array.from({ length: 15 }, (_, index) =>
-        server
-          .request('POST', `/api/admin/customers/${customer.userId}/balance`, {
+        untilServed(() =>
+          server.request('POST', `/api/admin/customers/${customer.userId}/balance`, {
             token: admin.token,
             body: {
               amount: index % 3 === 0 ? `-${index + 1}` : `${index + 1}.25`,
               reason: 'race adjustment',
             },
-          })
-          .then((answer) => answer.status),
+          }),
+        ),
       ),
       ...toRefund.map((orderId) =>
-        server
-          .request('POST', `/api/admin/orders/${orderId}/refund`, {
+        untilServed(() =>
+          server.request('POST', `/api/admin/orders/${orderId}/refund`, {
             token: admin.token,
             body: { reason: 'race refund' },
-          })
-          .then((answer) => answer.status),
+          }),
+        ),
       ),
       ...invoices.map((invoice) =>
-        fetch(`${server.url}${new URL(invoice.invoiceUrl).pathname}/pay`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: '',
-        }).then((answer) => answer.status),
+        untilServed(() =>
+          fetch(`${server.url}${new URL(invoice.invoiceUrl).pathname}/pay`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: '',
+          }),
+        ),
       ),
     ];
     expect(race).toHaveLength(50);
     const statuses = await Promise.all(race);
     // Every purchase and adjustment went through (the balance covers them all); refunds of one plan may
     // find its unused traffic already taken back by another (409), which moves nothing.
-    expect(statuses.slice(0, 35).every((status) => status === 200 || status === 201)).toBe(true);
-    expect(statuses.slice(35, 45).every((status) => status === 200 || status === 409)).toBe(true);
+    expect(statuses.slice(0, 35).filter((status) => status !== 200 && status !== 201)).toEqual([]);
+    expect(statuses.slice(35, 45).filter((status) => status !== 200 && status !== 409)).toEqual([]);
     for (const invoice of invoices) {
       const polled = await pollTopup(server, customer.token, 'cryptomus', invoice.orderId);
       expect(polled.orderStatus).toBe('completed');

@@ -74,7 +74,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['admin'],
-        summary: 'Approve a top-up held for review: credit what arrived, at most the invoice (support: $100 in 24 hours)',
+        summary:
+          'Approve a top-up held for review: credit what arrived, at most the invoice (support: $100 in 24 hours)',
         security: [{ bearer: [] }],
         params: adminOrderParamsSchema,
         body: approveTopupRequestSchema,
