@@ -102,6 +102,8 @@ export const statsMessages = {
   rangeTooLongHourly: `An hourly view spans at most ${MAX_HOURLY_RANGE_DAYS} days: choose daily resolution.`,
   rangeTooOld: 'Usage is kept 13 months (hourly: 90 days): choose a later start.',
   credentialUnknown: 'No such credential on your plans.',
+  liveStreamsLimit:
+    'Live statistics are already open in 5 windows or tabs of this account: close one of them to watch here.',
 } as const;
 
 const isoDate = text('Date').max(40);

@@ -1,7 +1,7 @@
 import type { PaymentProviders } from '../payments/providers.ts';
 import type { MailContext } from '../services/context.ts';
 import { checkAlerts } from '../services/notifications/check-alerts.ts';
-import { deliverDueWebhooks } from '../services/notifications/deliver-webhooks.ts';
+import { WebhookDispatcher } from '../services/notifications/deliver-webhooks.ts';
 import { dispatchNotifications } from '../services/notifications/dispatch-notifications.ts';
 import { runAutoBuys } from '../services/notifications/run-auto-buys.ts';
 import { exitProbeJobs } from './probe-exits.ts';
@@ -17,9 +17,11 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Every background job of the `jobs` role: retention, top-up reconciliation, exit probes, and the
  * notifications: thresholds checked every 10 s, auto-buys every 15 s (within a minute of a crossing),
- * notifications mailed and webhooks POSTed every 2 s.
+ * notifications mailed and webhooks POSTed every 2 s (each account's queue on its own: a pass starts
+ * the due deliveries and returns, see WebhookDispatcher).
  */
 export function backgroundJobs(ctx: MailContext, payments: PaymentProviders): Job[] {
+  const webhooks = new WebhookDispatcher(ctx);
   return [
     {
       name: 'check-alerts',
@@ -45,9 +47,7 @@ export function backgroundJobs(ctx: MailContext, payments: PaymentProviders): Jo
     {
       name: 'deliver-webhooks',
       everyMs: 2_000,
-      run: async () => {
-        await deliverDueWebhooks(ctx);
-      },
+      run: () => webhooks.pump(),
     },
     { name: 'prune-sessions', everyMs: HOUR_MS, run: () => pruneSessions(ctx) },
     { name: 'prune-usage', everyMs: HOUR_MS, run: () => pruneUsage(ctx) },

@@ -1,6 +1,8 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { sessions, users } from '../schema/accounts.ts';
+import { plans } from '../schema/plans.ts';
+import type { PlanRow } from './plans.ts';
 import type { UserRow } from './users.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -85,4 +87,44 @@ export async function deleteEndedSessions(db: Executor, params: { before: Date }
   await db
     .delete(sessions)
     .where(sql`coalesce(${sessions.revokedAt}, ${sessions.expiresAt}) < ${params.before.toISOString()}`);
+}
+
+/**
+ * The live view's one read per account and tick: which of `sessionIds` are still live (not revoked,
+ * not expired, the user neither deleted nor disabled), and, with `withPlans`, the account's plans. One
+ * statement, however many streams share it.
+ */
+export async function readLiveViewAccount(
+  db: Executor,
+  params: { userId: string; sessionIds: readonly string[]; now: Date; withPlans: boolean },
+): Promise<{ liveSessionIds: Set<string>; plans: Array<{ planId: string; poolType: PlanRow['poolType'] }> }> {
+  const ids = params.sessionIds.length > 0 ? params.sessionIds : ['00000000-0000-0000-0000-000000000000'];
+  const rows = await db
+    .select({
+      liveSessionIds: sql<
+        string | null
+      >`case when ${users.deletedAt} is null and ${users.disabledAt} is null then (
+        select string_agg(s.id::text, ',') from ${sessions} s
+        where s.user_id = ${users.id}
+          and s.id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+          and s.revoked_at is null
+          and s.expires_at > ${params.now.toISOString()}
+      ) end`,
+      planId: plans.id,
+      poolType: plans.poolType,
+    })
+    .from(users)
+    .leftJoin(plans, params.withPlans ? eq(plans.userId, users.id) : sql`false`)
+    .where(eq(users.id, params.userId))
+    .orderBy(plans.createdAt);
+  const live = rows[0]?.liveSessionIds;
+  return {
+    liveSessionIds: new Set(live ? live.split(',') : []),
+    plans: rows.flatMap((row) =>
+      row.planId && row.poolType ? [{ planId: row.planId, poolType: row.poolType }] : [],
+    ),
+  };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { notifications, webhookDeliveries, webhookDeliveryAttempts } from '../schema/notifications.ts';
 
@@ -25,17 +25,33 @@ export interface DueWebhookDelivery {
 /**
  * Takes up to `limit` pending deliveries whose time has come and leases them for `leaseMs` (their next
  * attempt moves that far ahead), so that another jobs process never POSTs the same one at once and a
- * process that dies mid-POST only delays it. Oldest due first.
+ * process that dies mid-POST only delays it.
+ *
+ * At most one per account, its oldest due (by creation: an account's events go out in order, one at a
+ * time), and none of `busyUserIds` (accounts with a POST on its way here); then the accounts that have
+ * waited longest first.
  */
 export async function claimDueWebhookDeliveries(
   db: Executor,
-  params: { now: Date; limit: number; leaseMs: number },
+  params: { now: Date; limit: number; leaseMs: number; busyUserIds?: readonly string[] },
 ): Promise<DueWebhookDelivery[]> {
+  if (params.limit <= 0) {
+    return [];
+  }
+  const busy = params.busyUserIds ?? [];
   return db.transaction(async (tx) => {
+    const firstOfEachAccount = sql`(
+      select distinct on (${webhookDeliveries.userId}) ${webhookDeliveries.id}
+      from ${webhookDeliveries}
+      where ${webhookDeliveries.status} = 'pending'
+        and ${webhookDeliveries.nextAttemptAt} <= ${params.now.toISOString()}
+        ${busy.length > 0 ? sql`and ${notInArray(webhookDeliveries.userId, [...busy])}` : sql``}
+      order by ${webhookDeliveries.userId}, ${webhookDeliveries.createdAt}, ${webhookDeliveries.id}
+    )`;
     const due = await tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, params.now)))
+      .where(sql`${webhookDeliveries.id} in ${firstOfEachAccount}`)
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(params.limit)
       .for('update', { skipLocked: true });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { bitcartModalScript } from './bitcart-modal-script.ts';
 import { renderCheckoutPage } from './checkout-page.ts';
-import { isOwnOriginUrl, SANDBOX_MAX_INVOICES, setBounded } from './sandbox-limits.ts';
+import { BoundedStore, isOwnOriginUrl, SANDBOX_MAX_BYTES, SANDBOX_MAX_INVOICES } from './sandbox-limits.ts';
 
 export const BITCART_SANDBOX_TOKEN = 'sandbox-token';
 export const BITCART_SANDBOX_STORE = 'sandbox-store';
@@ -28,6 +28,8 @@ export interface BitcartSandboxOptions {
   publicBaseUrl: () => string;
   /** Invoices kept in memory; the oldest are dropped beyond this. */
   maxInvoices?: number;
+  /** Bytes of invoices kept in memory (their JSON size); the oldest are dropped beyond this too. */
+  maxBytes?: number;
   /** The clock invoices expire by (tests move it). */
   now?: () => number;
 }
@@ -86,12 +88,19 @@ const FINAL = new Set(['complete', 'expired', 'invalid', 'refunded']);
  * invoice's notification_url on every status change. Mounted under /sandbox/bitcart. State is in memory.
  */
 export function bitcartSandbox(options: BitcartSandboxOptions): FastifyPluginAsync {
-  const maxInvoices = options.maxInvoices ?? SANDBOX_MAX_INVOICES;
+  const bounds = {
+    maxCount: options.maxInvoices ?? SANDBOX_MAX_INVOICES,
+    maxBytes: options.maxBytes ?? SANDBOX_MAX_BYTES,
+  };
   const now = options.now ?? Date.now;
   return async (app: FastifyInstance) => {
-    const invoices = new Map<string, SandboxInvoice>();
     /** Our latest invoice per order id, for the idempotent create. */
     const byOrderId = new Map<string, string>();
+    const invoices = new BoundedStore<SandboxInvoice>(bounds, (dropped) => {
+      if (byOrderId.get(dropped.order_id) === dropped.id) {
+        byOrderId.delete(dropped.order_id);
+      }
+    });
 
     /** An invoice by id; one still pending past its expiration has expired, as Bitcart's worker does. */
     function find(id: string | undefined): SandboxInvoice | undefined {
@@ -196,11 +205,7 @@ export function bitcartSandbox(options: BitcartSandboxOptions): FastifyPluginAsy
           created: new Date(now()).toISOString(),
           expiration,
         };
-        setBounded(invoices, invoice.id, invoice, maxInvoices, (dropped) => {
-          if (byOrderId.get(dropped.order_id) === dropped.id) {
-            byOrderId.delete(dropped.order_id);
-          }
-        });
+        invoices.set(invoice.id, invoice);
         byOrderId.set(invoice.order_id, invoice.id);
         return present(invoice);
       },

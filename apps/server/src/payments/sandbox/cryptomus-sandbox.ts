@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { cryptomusSign, phpJson } from '../cryptomus/sign.ts';
 import { renderCheckoutPage } from './checkout-page.ts';
-import { isOwnOriginUrl, SANDBOX_MAX_INVOICES, setBounded } from './sandbox-limits.ts';
+import { BoundedStore, isOwnOriginUrl, SANDBOX_MAX_BYTES, SANDBOX_MAX_INVOICES } from './sandbox-limits.ts';
 
 export const CRYPTOMUS_SANDBOX_MERCHANT = 'sandbox-merchant';
 export const CRYPTOMUS_SANDBOX_KEY = 'sandbox-payment-key';
@@ -78,6 +78,8 @@ export interface CryptomusSandboxOptions {
   publicBaseUrl: () => string;
   /** Invoices kept in memory; the oldest are dropped beyond this. */
   maxInvoices?: number;
+  /** Bytes of invoices kept in memory (their JSON size); the oldest are dropped beyond this too. */
+  maxBytes?: number;
   /** The clock invoices expire by (tests move it). */
   now?: () => number;
 }
@@ -88,11 +90,16 @@ export interface CryptomusSandboxOptions {
  * Mounted under /sandbox/cryptomus when no Cryptomus credentials are configured. State is in memory.
  */
 export function cryptomusSandbox(options: CryptomusSandboxOptions): FastifyPluginAsync {
-  const maxInvoices = options.maxInvoices ?? SANDBOX_MAX_INVOICES;
+  const bounds = {
+    maxCount: options.maxInvoices ?? SANDBOX_MAX_INVOICES,
+    maxBytes: options.maxBytes ?? SANDBOX_MAX_BYTES,
+  };
   const now = options.now ?? Date.now;
   return async (app: FastifyInstance) => {
-    const payments = new Map<string, SandboxPayment>();
     const byOrderId = new Map<string, string>();
+    const payments = new BoundedStore<SandboxPayment>(bounds, (dropped) =>
+      byOrderId.delete(dropped.order_id),
+    );
 
     /** A payment by uuid or order id; one whose lifetime ran out unpaid is cancelled, as Cryptomus does. */
     function find(ref: {
@@ -212,7 +219,7 @@ export function cryptomusSandbox(options: CryptomusSandboxOptions): FastifyPlugi
         created_at: createdAt,
         updated_at: createdAt,
       };
-      setBounded(payments, uuid, payment, maxInvoices, (dropped) => byOrderId.delete(dropped.order_id));
+      payments.set(uuid, payment);
       byOrderId.set(orderId, uuid);
       return { state: 0, result: present(payment) };
     });

@@ -189,3 +189,65 @@ describe('the payment sandboxes keep few invoices, and only for their lifetime',
     expect(retried.invoiceId).not.toBe(invoice.invoiceId);
   });
 });
+
+describe('the payment sandboxes bound their invoices in bytes, not only in count', () => {
+  let app: FastifyInstance;
+  let baseUrl = '';
+  beforeAll(async () => {
+    app = Fastify();
+    // Room for a thousand invoices by count, but only 100 KB of them.
+    const options = { publicBaseUrl: () => baseUrl, maxInvoices: 1000, maxBytes: 100_000 };
+    await app.register(cryptomusSandbox(options), { prefix: '/sandbox/cryptomus' });
+    await app.register(bitcartSandbox(options), { prefix: '/sandbox/bitcart' });
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const providers = {
+    Cryptomus: () =>
+      createCryptomusProvider({
+        merchantId: CRYPTOMUS_SANDBOX_MERCHANT,
+        apiKey: CRYPTOMUS_SANDBOX_KEY,
+        apiUrl: () => `${baseUrl}/sandbox/cryptomus`,
+        isSandbox: true,
+      }),
+    Bitcart: () =>
+      createBitcartProvider({
+        apiUrl: () => `${baseUrl}/sandbox/bitcart/api`,
+        adminUrl: () => `${baseUrl}/sandbox/bitcart/admin`,
+        token: BITCART_SANDBOX_TOKEN,
+        storeId: BITCART_SANDBOX_STORE,
+        isSandbox: true,
+      }),
+  };
+
+  for (const [name, provider] of Object.entries(providers)) {
+    it(`${name}: 20 KB URLs drop the oldest invoices past the bound in bytes; the newest stay`, async () => {
+      // Our own origin, so accepted: at 20 KB each, fewer than five fit in 100 KB.
+      const returnUrl = `${baseUrl}/dashboard?pad=${'x'.repeat(20_000)}`;
+      const opened = [];
+      for (let n = 1; n <= 8; n += 1) {
+        const invoice = await provider().createInvoice({
+          orderId: `${name}-bytes-${n}`,
+          amountCents: 1000,
+          callbackUrl: `${baseUrl}/webhook`,
+          returnUrl,
+        });
+        opened.push({ invoiceId: invoice.invoiceId, orderId: invoice.orderId });
+      }
+      const outcomes = await Promise.all(
+        opened.map((ref) =>
+          provider()
+            .getInvoice(ref)
+            .then(
+              (found) => found.outcome,
+              (error: unknown) => (error instanceof PaymentProviderError ? error.status : error),
+            ),
+        ),
+      );
+      expect(outcomes).toEqual([404, 404, 404, 404, 'pending', 'pending', 'pending', 'pending']);
+    });
+  }
+});

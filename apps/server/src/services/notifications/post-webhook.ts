@@ -13,6 +13,7 @@ export interface WebhookPostResult {
   durationMs: number;
 }
 
+/** The whole exchange of one POST (DNS, connect, TLS, sending, the answer's head and body) ends by then. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESPONSE_BODY_LIMIT = 2048;
 
@@ -22,6 +23,7 @@ export interface PostWebhookProps {
   headers: Record<string, string>;
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: tests and local development only. */
   allowPrivateTargets: boolean;
+  /** The deadline of the whole exchange (WEBHOOK_TIMEOUT_MS unless a test shortens it). */
   timeoutMs?: number;
 }
 
@@ -32,6 +34,11 @@ class RefusedAddressError extends Error {}
  * the URL names an address), so a customer's webhook never reaches a private, loopback, link-local or
  * metadata address, however its DNS answers; the socket connects to the very address checked.
  * Redirects are not followed (a 3xx is a failure: the receiver must answer 2xx itself). Never throws.
+ *
+ * The deadline is absolute, not idle: an AbortSignal started before the lookup ends the exchange at
+ * `timeoutMs` whatever stage it is in, so a receiver dripping its answer a byte at a time cannot hold a
+ * delivery (and the slot it takes) longer. An answer cut by the deadline is a failure, even after a
+ * 2xx status line: the receiver must answer in full within it.
  */
 export function postWebhook(props: PostWebhookProps): Promise<WebhookPostResult> {
   const started = performance.now();
@@ -71,6 +78,8 @@ export function postWebhook(props: PostWebhookProps): Promise<WebhookPostResult>
     });
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const timeoutMs = props.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
   return new Promise((resolve) => {
     let isDone = false;
     const done = (result: Omit<WebhookPostResult, 'durationMs'>) => {
@@ -79,6 +88,24 @@ export function postWebhook(props: PostWebhookProps): Promise<WebhookPostResult>
         resolve(finish(result));
       }
     };
+    let answered: { statusCode: number | null; body: () => string } | null = null;
+    // Registered before the request's own listener, so the deadline's result is the one kept.
+    deadline.addEventListener(
+      'abort',
+      () => {
+        const seconds = timeoutMs / 1000;
+        done(
+          answered
+            ? {
+                statusCode: answered.statusCode,
+                responseBody: answered.body(),
+                error: `The answer did not finish within ${seconds} s.`,
+              }
+            : { statusCode: null, responseBody: null, error: `No answer within ${seconds} s.` },
+        );
+      },
+      { once: true },
+    );
     const request = send(
       url,
       {
@@ -86,11 +113,13 @@ export function postWebhook(props: PostWebhookProps): Promise<WebhookPostResult>
         headers: { ...props.headers, 'content-length': String(Buffer.byteLength(props.body)) },
         lookup,
         agent: false,
-        timeout: props.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+        signal: deadline,
       },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        const body = () => Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+        answered = { statusCode: response.statusCode ?? null, body };
         response.on('data', (chunk: Buffer) => {
           if (size < RESPONSE_BODY_LIMIT) {
             chunks.push(chunk);
@@ -101,19 +130,12 @@ export function postWebhook(props: PostWebhookProps): Promise<WebhookPostResult>
           }
         });
         const answer = () =>
-          done({
-            statusCode: response.statusCode ?? null,
-            responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
-            error: null,
-          });
+          done({ statusCode: response.statusCode ?? null, responseBody: body(), error: null });
         response.on('end', answer);
         response.on('close', answer);
         response.on('error', answer);
       },
     );
-    request.on('timeout', () => {
-      request.destroy(new Error(`No answer within ${(props.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s.`));
-    });
     request.on('error', (error) => done({ statusCode: null, responseBody: null, error: describe(error) }));
     request.end(props.body);
   });

@@ -7,7 +7,7 @@ import { formatCount, formatRate } from './stats-view.ts';
 
 /** Live: each plan's connections open now and its throughput, refreshed every 2 seconds. */
 export function LiveCard() {
-  const { live, isConnected } = useLiveStats();
+  const { live, isConnected, problem } = useLiveStats();
   const plans = live?.plans ?? [];
   return (
     <Card>
@@ -28,10 +28,15 @@ export function LiveCard() {
               isConnected ? 'animate-pulse bg-emerald-500' : 'bg-gray-300',
             )}
           />
-          {isConnected ? 'Live' : 'Connecting…'}
+          {isConnected ? 'Live' : problem ? 'Paused' : 'Connecting…'}
         </span>
       </CardHeader>
       <CardContent>
+        {problem && !isConnected ? (
+          <p role="status" className="mb-3 text-sm text-amber-700" data-testid="live-problem">
+            {problem}
+          </p>
+        ) : null}
         {plans.length === 0 ? (
           <p className="flex items-center gap-2 text-sm text-gray-600" data-testid="live-idle">
             <ActivityIcon className="size-4 text-gray-400" aria-hidden="true" />

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../../../services/context.ts';
 import { getStatsErrors, getStatsHostsPage, getStatsSeries } from '../../../services/stats/get-stats.ts';
 import { streamLiveStats } from '../../../services/stats/live-stats.ts';
+import { LiveStatsHub } from '../../../services/stats/live-stats-hub.ts';
 import { errorsCsv, hostsCsv, seriesCsv } from '../../../services/stats/stats-csv.ts';
 import { listStatsCredentials, resolveStatsScope } from '../../../services/stats/stats-scope.ts';
 import { getAuth } from '../../plugins/auth.ts';
@@ -48,6 +49,8 @@ export function sendCsv(reply: FastifyReply, name: string, range: { from: Date; 
  */
 export const statsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.requireAuth);
+  const liveHub = new LiveStatsHub(ctx);
+  app.addHook('onClose', async () => liveHub.close());
   const userIdOf = (request: Parameters<typeof getAuth>[0]) => getAuth(request).user.id;
 
   app.get(
@@ -132,11 +135,15 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async
       schema: {
         tags: ['statistics'],
         summary:
-          'Live: open connections and throughput per plan, as Server-Sent Events (`event: live`, a JSON `StatsLive`) every 2 s',
+          'Live: open connections and throughput per plan, as Server-Sent Events (`event: live`, a JSON `StatsLive`) every 2 s; at most 5 streams per account (429 past them), each ended within a second or two of its session being revoked',
         security,
         produces: ['text/event-stream'],
+        response: { 401: errorResponseSchema, 429: errorResponseSchema },
       },
     },
-    async (request, reply) => streamLiveStats(ctx, { userId: userIdOf(request), request, reply }),
+    async (request, reply) => {
+      const { user, session } = getAuth(request);
+      await streamLiveStats(liveHub, { userId: user.id, sessionId: session.id, request, reply });
+    },
   );
 };
