@@ -95,6 +95,8 @@ async function runBare(): Promise<Ports> {
         const exchange = new ForwardExchange(socket, request, pool, {
           onAnswered: () => {},
           onFailed: () => socket.end(BAD_GATEWAY),
+          // The bare relay meters nothing, so its traffic never runs out.
+          onOutOfTraffic: () => socket.destroy(),
           onDone: (keepAlive, pipelined) => client.afterRequest(keepAlive, pipelined),
           // The benchmark sends no upgrades.
           onSwitched: (_, target) => {
