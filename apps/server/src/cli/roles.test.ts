@@ -62,7 +62,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
       startProcess(databaseUrl, 'jobs'),
     ]);
     processes.push(api, ...workers);
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     for (const one of processes) {
