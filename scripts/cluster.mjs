@@ -222,13 +222,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // Should this script end another way (an error), its detached children must not outlive it.
 process.on('exit', () => stopAll('SIGTERM'));
 
-/** Waits for a health endpoint to answer 200; false when the child died or it took too long. */
-async function waitHealthy(part) {
+/**
+ * Waits for a process to be ready (/readyz 200: its database answers, migrations ran, it does not drain;
+ * /healthz only says it is alive); false when the child died or it took too long.
+ */
+async function waitReady(part) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && isRunning(part.child) && !stopping) {
     try {
-      const response = await fetch(`http://127.0.0.1:${part.health}/healthz`, {
-        signal: AbortSignal.timeout(1000),
+      const response = await fetch(`http://127.0.0.1:${part.health}/readyz`, {
+        signal: AbortSignal.timeout(3000),
       });
       if (response.ok) {
         return true;
@@ -241,7 +244,7 @@ async function waitHealthy(part) {
   return false;
 }
 
-const healthy = await Promise.all(children.map(waitHealthy));
+const healthy = await Promise.all(children.map(waitReady));
 if (!stopping) {
   const mark = (index) => (healthy[index] ? 'up  ' : 'DOWN');
   const lines = children.map((part, index) => {

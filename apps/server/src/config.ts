@@ -1,7 +1,13 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { PRODUCT_NAME } from '@bytegate/contracts/constants';
 import { z } from 'zod';
+import {
+  checkUnsafeSettings,
+  findUnsafeSettings,
+  UNSAFE_SETTING_NAMES,
+  type UnsafeSetting,
+} from './unsafe-settings.ts';
 
 /**
  * The one validated settings module. Every setting is an environment variable, all optional;
@@ -104,6 +110,41 @@ const isProxyAddress = (text: string) =>
   PROXY_PRESETS.includes(text) ||
   [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((schema) => schema.safeParse(text).success);
 
+/** More hops than any real chain of reverse proxies: the extra ones would be the client's own claims. */
+const MAX_PROXY_HOPS = 5;
+/**
+ * The widest public networks a proxy list may name (a CDN's published ranges are far narrower): a /0 or
+ * a /1 trusts (nearly) every address, as `true` would.
+ */
+const MIN_PREFIX_V4 = 8;
+const MIN_PREFIX_V6 = 16;
+
+/**
+ * Whether a network is too wide to be a set of reverse proxies (0.0.0.0/0, ::/0, 128.0.0.0/1, or
+ * ::ffff:0:0/96, every IPv4 address in IPv6 notation, which proxy-addr reads as 0.0.0.0/0).
+ */
+function isTrustEverything(entry: string): boolean {
+  const [address = '', prefixText] = entry.split('/');
+  if (prefixText === undefined) {
+    return false;
+  }
+  const prefix = Number(prefixText);
+  if (isIP(address) === 4) {
+    return prefix < MIN_PREFIX_V4;
+  }
+  // An IPv4-mapped network (::ffff:a.b.c.d/96+, however spelled) stands for the IPv4 one 96 bits shorter.
+  const mapped = new BlockList();
+  mapped.addSubnet('::ffff:0.0.0.0', 96, 'ipv6');
+  if (prefix >= 96 && mapped.check(address, 'ipv6')) {
+    return prefix - 96 < MIN_PREFIX_V4;
+  }
+  // Unique-local (fc00::/7) and link-local (fe80::/10) networks hold no public address, however wide.
+  const local = new BlockList();
+  local.addSubnet('fc00::', 7, 'ipv6');
+  local.addSubnet('fe80::', 10, 'ipv6');
+  return prefix < MIN_PREFIX_V6 && !(prefix >= 7 && local.check(address, 'ipv6'));
+}
+
 /**
  * Which reverse proxies may say who the client is (X-Forwarded-For): none, how many hops sit in front
  * of the server, or their addresses and networks. Never "any": a client could then claim any address
@@ -118,12 +159,28 @@ const trustProxy = z
       return false;
     }
     if (/^\d+$/.test(text)) {
-      return Number(text);
+      const hops = Number(text);
+      if (hops <= MAX_PROXY_HOPS) {
+        return hops;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at most ${MAX_PROXY_HOPS} proxy hops (the reverse proxies in front of the server); ${text} would believe any X-Forwarded-For, as true would`,
+      });
+      return z.NEVER;
     }
     const entries = text
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean);
+    const everything = entries.find((entry) => isProxyAddress(entry) && isTrustEverything(entry));
+    if (everything !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must name the proxies' own addresses or networks (at most /${MIN_PREFIX_V4} wide, /${MIN_PREFIX_V6} for IPv6); ${everything} would believe any X-Forwarded-For, as true would`,
+      });
+      return z.NEVER;
+    }
     if (entries.length > 0 && entries.every(isProxyAddress)) {
       return entries;
     }
@@ -219,6 +276,22 @@ const envSchema = z.object({
     .default(30),
   METRICS_PORT: port.optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  I_KNOW_THIS_IS_UNSAFE: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(UNSAFE_SETTING_NAMES, {
+          error: `must list only ${UNSAFE_SETTING_NAMES.join(', ')} (comma-separated)`,
+        }),
+      ),
+    ),
   METRICS_TOKEN: optionalText.pipe(
     z.string().min(16, 'must be at least 16 characters (a random secret Prometheus sends)').optional(),
   ),
@@ -331,6 +404,11 @@ export interface Config {
    * when `token` is set, which scrapes then send as a bearer token (on the metrics port too).
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /**
+   * Dangerous combinations of settings run anyway because I_KNOW_THIS_IS_UNSAFE names them (any other
+   * stops start-up): warned about at every start.
+   */
+  unsafeSettings: UnsafeSetting[];
 }
 
 export class ConfigError extends Error {}
@@ -396,6 +474,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid settings:\n  GATEWAY_WORKERS: more than one gateway worker needs DATABASE_URL and REDIS_URL (they share thread limits, traffic and sticky sessions there)',
     );
   }
+  const unsafeSettings = checkUnsafeSettings(
+    findUnsafeSettings({
+      publicUrl,
+      metricsPort: e.METRICS_PORT,
+      metricsHost: e.METRICS_HOST,
+      hasMetricsToken: e.METRICS_TOKEN !== undefined,
+      paymentsSandbox: e.PAYMENTS_SANDBOX,
+      liveProviders: [
+        ...(e.CRYPTOMUS_MERCHANT_ID ? ['Cryptomus'] : []),
+        ...(e.BITCART_API_URL ? ['Bitcart'] : []),
+      ],
+      gatewayAllowsPrivateTargets: e.GATEWAY_ALLOW_PRIVATE_TARGETS,
+      webhooksAllowPrivateTargets: e.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    }),
+    e.I_KNOW_THIS_IS_UNSAFE,
+    (lines) => {
+      throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+    },
+  );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -469,6 +566,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: { allowPrivateTargets: e.WEBHOOKS_ALLOW_PRIVATE_TARGETS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_S * 1000,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    unsafeSettings,
   };
 }
 

@@ -43,6 +43,91 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('refuses TRUST_PROXY spellings that trust every address, as it refuses true', () => {
+    for (const everything of ['0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/0', '128.0.0.0/1', '::ffff:0:0/96']) {
+      expect(() => loadConfig({ TRUST_PROXY: everything }), everything).toThrow(
+        /TRUST_PROXY: must name the proxies' own addresses or networks .* would believe any X-Forwarded-For, as true would/,
+      );
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '999' })).toThrow(
+      /TRUST_PROXY: must be at most 5 proxy hops .*; 999 would believe any X-Forwarded-For, as true would/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '6' })).toThrow(/TRUST_PROXY: must be at most 5 proxy hops/);
+    expect(() => loadConfig({ TRUST_PROXY: '2000::/4' })).toThrow(/TRUST_PROXY: must name the proxies/);
+    // Real fronts stay accepted: a few hops, private networks, a CDN's published ranges.
+    expect(loadConfig({ TRUST_PROXY: '5' }).trustProxy).toBe(5);
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8,104.16.0.0/13,2400:cb00::/32,fc00::/7' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '104.16.0.0/13', '2400:cb00::/32', 'fc00::/7']);
+    expect(loadConfig({ TRUST_PROXY: '::ffff:10.0.0.0/104' }).trustProxy).toEqual(['::ffff:10.0.0.0/104']);
+  });
+
+  describe('settings that reopen what the defaults close', () => {
+    const live = { CRYPTOMUS_MERCHANT_ID: 'merchant', CRYPTOMUS_API_KEY: 'key' };
+    const https = { PUBLIC_URL: 'https://proxies.example.com' };
+    const dangers = {
+      'public-metrics': { METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' },
+      'sandbox-beside-live': { ...https, ...live, PAYMENTS_SANDBOX: 'on' },
+      'private-targets': { ...https, GATEWAY_ALLOW_PRIVATE_TARGETS: 'true' },
+    };
+
+    it('stop start-up, naming the settings and the override', () => {
+      expect(() => loadConfig(dangers['public-metrics'])).toThrow(
+        /METRICS_HOST=0\.0\.0\.0 serves \/metrics on METRICS_PORT beyond this machine without METRICS_TOKEN.*add public-metrics to I_KNOW_THIS_IS_UNSAFE/,
+      );
+      expect(() => loadConfig(dangers['sandbox-beside-live'])).toThrow(
+        /PAYMENTS_SANDBOX=on beside the live Cryptomus on an https PUBLIC_URL .*add sandbox-beside-live to I_KNOW_THIS_IS_UNSAFE/,
+      );
+      expect(() => loadConfig(dangers['private-targets'])).toThrow(
+        /GATEWAY_ALLOW_PRIVATE_TARGETS on an https PUBLIC_URL lets customers reach .*add private-targets to I_KNOW_THIS_IS_UNSAFE/,
+      );
+      expect(() => loadConfig({ ...https, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
+        /WEBHOOKS_ALLOW_PRIVATE_TARGETS on an https PUBLIC_URL/,
+      );
+    });
+
+    it('run knowingly with I_KNOW_THIS_IS_UNSAFE naming each, which the config carries for the warning', () => {
+      for (const [name, env] of Object.entries(dangers)) {
+        const config = loadConfig({ ...env, I_KNOW_THIS_IS_UNSAFE: name });
+        expect(config.unsafeSettings.map((unsafe) => unsafe.name)).toEqual([name]);
+      }
+      const all = {
+        ...dangers['public-metrics'],
+        ...dangers['sandbox-beside-live'],
+        ...dangers['private-targets'],
+      };
+      // One override does not cover another danger.
+      expect(() => loadConfig({ ...all, I_KNOW_THIS_IS_UNSAFE: 'public-metrics' })).toThrow(
+        /PAYMENTS_SANDBOX=on[^\n]*\n.*GATEWAY_ALLOW_PRIVATE_TARGETS/,
+      );
+      const knowing = loadConfig({
+        ...all,
+        I_KNOW_THIS_IS_UNSAFE: ' public-metrics, sandbox-beside-live,private-targets',
+      });
+      expect(knowing.unsafeSettings).toHaveLength(3);
+      expect(() => loadConfig({ I_KNOW_THIS_IS_UNSAFE: 'everything' })).toThrow(
+        /I_KNOW_THIS_IS_UNSAFE.*: must list only public-metrics, sandbox-beside-live, private-targets/,
+      );
+    });
+
+    it('accept the safe neighbours of each', () => {
+      const safe = [
+        { METRICS_PORT: '9464' },
+        { METRICS_PORT: '9464', METRICS_HOST: '::1' },
+        { METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'sixteen-chars-ok' },
+        // No METRICS_PORT: nothing listens at METRICS_HOST.
+        { METRICS_HOST: '0.0.0.0' },
+        { ...live, PAYMENTS_SANDBOX: 'on' },
+        { ...https, PAYMENTS_SANDBOX: 'on' },
+        { ...https, ...live, PAYMENTS_SANDBOX: 'auto' },
+        { GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+      ];
+      for (const env of safe) {
+        expect(loadConfig(env).unsafeSettings, JSON.stringify(env)).toEqual([]);
+      }
+    });
+  });
+
   it('reads extra open ports for development', () => {
     expect(loadConfig({}).gateway.extraOpenPorts).toEqual([]);
     expect(loadConfig({ GATEWAY_OPEN_PORTS: ' 25, 3306 ' }).gateway.extraOpenPorts).toEqual([25, 3306]);

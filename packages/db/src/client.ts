@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { closeTreeToOthers } from './owner-only.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -155,12 +156,16 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   let dataPath: string | undefined;
   if (options.dataDir) {
     dataPath = join(options.dataDir, 'pglite');
-    mkdirSync(dataPath, { recursive: true });
+    // The owner's only (the server also sets a umask, for the files PGlite makes inside).
+    mkdirSync(dataPath, { recursive: true, mode: 0o700 });
   }
   const client = await PGlite.create(
     dataPath,
     options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
   );
+  if (dataPath) {
+    closeTreeToOthers(dataPath);
+  }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   return {
     db: db as unknown as Database,

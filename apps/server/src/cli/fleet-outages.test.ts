@@ -68,6 +68,16 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
         }),
       );
       expect(degraded).toEqual([true, true]);
+      // Still ready ("send me traffic"): a balancer routing on /readyz keeps the degraded fleet in.
+      for (const gateway of gateways) {
+        const ready = await fetch(`http://127.0.0.1:${gateway.ports.metrics}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toMatchObject({
+          ready: true,
+          degraded: ['redis'],
+          checks: { redis: { ok: false } },
+        });
+      }
       // Every usage write of the outage's traffic done and read back before Redis returns.
       await new Promise((resolve) => setTimeout(resolve, 2500));
       fleet.relay.resume();

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createDb, type DbHandle } from '@bytegate/db';
 import type { Config } from '../config.ts';
+import { restrictNewFilesToOwner } from './data-dir.ts';
 
 /**
  * Opens the configured database. The embedded one (PGlite) serves a single process, so its data
@@ -11,7 +12,9 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
   if (config.databaseUrl) {
     return createDb({ databaseUrl: config.databaseUrl });
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  // The data folder is the owner's only (data-dir.ts); back-office commands open it too.
+  restrictNewFilesToOwner();
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const lockPath = lockPathOf(config.dataDir);
   const owner = embeddedDatabaseOwner(config.dataDir);
   if (owner !== null && owner !== process.pid) {
@@ -21,7 +24,7 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
         '(or PostgreSQL with DATABASE_URL, to run several processes).',
     );
   }
-  writeFileSync(lockPath, String(process.pid));
+  writeFileSync(lockPath, String(process.pid), { mode: 0o600 });
   const handle = await createDb({ dataDir: config.dataDir });
   return {
     ...handle,

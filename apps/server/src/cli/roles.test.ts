@@ -62,7 +62,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
       startProcess(databaseUrl, 'jobs'),
     ]);
     processes.push(api, ...workers);
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     for (const one of processes) {
@@ -117,6 +117,36 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start with ROLES on Post
     });
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toContain('bytegate_gateway_connections_open');
+  });
+
+  it('says which process leads the jobs, in /metrics and /readyz, and TEST MODE only where payments are taken', async () => {
+    const deadline = Date.now() + 15_000;
+    while (!workers.some((one) => one.output().includes(LEADS)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const leaderFigures = await Promise.all(
+      workers.map(async (one) => {
+        const base = `http://127.0.0.1:${one.ports.metrics}`;
+        const metrics = await (await fetch(`${base}/metrics`)).text();
+        const ready = (await (await fetch(`${base}/readyz`)).json()) as { jobs?: { leader: boolean } };
+        return {
+          leads: one.output().includes(LEADS),
+          gauge: /^bytegate_jobs_leader (\d)$/m.exec(metrics)?.[1],
+          readyz: ready.jobs?.leader,
+        };
+      }),
+    );
+    expect(leaderFigures.filter((one) => one.leads)).toEqual([{ leads: true, gauge: '1', readyz: true }]);
+    expect(leaderFigures.filter((one) => !one.leads)).toEqual([{ leads: false, gauge: '0', readyz: false }]);
+    // The API process runs no jobs: neither figure.
+    const apiBase = `http://127.0.0.1:${api.ports.metrics}`;
+    expect(await (await fetch(`${apiBase}/metrics`)).text()).not.toContain('bytegate_jobs_leader');
+    expect(await (await fetch(`${apiBase}/readyz`)).json()).not.toHaveProperty('jobs');
+    // Payments (and their sandboxes) are the API's: only its banner names them.
+    expect(api.output()).toContain('Payments: TEST MODE');
+    for (const one of workers) {
+      expect(one.output()).not.toContain('Payments:');
+    }
   });
 
   it('runs the jobs in one process, and another takes over when it is killed', async () => {

@@ -16,6 +16,8 @@ interface Started {
   exited: Promise<{ code: number | null; at: number }>;
   gatewayPort: number;
   apiPort: number;
+  /** The health port (/readyz), open to the end of the drain. */
+  metricsPort: number;
 }
 
 /** A raw CONNECT tunnel through the gateway to the echo server. */
@@ -109,6 +111,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
     const gatewayPort = await freePort();
     const apiPort = await freePort();
     const sticky = await freePort();
+    const metricsPort = await freePort();
     let output = '';
     const child = spawn(process.execPath, ['apps/server/bin/bytegate.mjs', 'start'], {
       cwd: root,
@@ -125,6 +128,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
         GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
         GATEWAY_OPEN_PORTS: String(echoPort),
         SHUTDOWN_GRACE_S: String(graceSeconds),
+        METRICS_PORT: String(metricsPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -137,7 +141,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
       child.once('exit', (code) => resolve({ code, at: Date.now() })),
     );
-    running = { child, output: () => output, exited, gatewayPort, apiPort };
+    running = { child, output: () => output, exited, gatewayPort, apiPort, metricsPort };
     await waitUntil(
       async () => {
         if (child.exitCode !== null) {
@@ -146,7 +150,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
         return output.includes('Bytegate is running') && !(await isRefused(gatewayPort));
       },
       'bytegate start to listen',
-      30_000,
+      // As long as startBytegate waits: a loaded machine takes over a minute to start the process.
+      180_000,
     );
     return running;
   }
@@ -200,11 +205,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
     const proc = await startProcess(20);
     const tunnel = new Tunnel(proc.gatewayPort, echoPort, plan.auth);
     await tunnel.roundTrip('before');
+    const readyz = `http://127.0.0.1:${proc.metricsPort}/readyz`;
+    expect((await fetch(readyz)).status).toBe(200);
 
     const signalledAt = Date.now();
     proc.child.kill('SIGTERM');
     // Neither the gateway nor the API takes a new connection; the tunnel carries on meanwhile.
     await waitUntil(() => isRefused(proc.gatewayPort), 'the gateway port to refuse', 2000);
+    // Not ready from the first moment of the drain (so no later than the ports refuse), for the whole
+    // grace, while the health port still answers.
+    const draining = await fetch(readyz);
+    expect(draining.status).toBe(503);
+    expect(await draining.json()).toMatchObject({ ready: false, draining: true });
     await waitUntil(() => isRefused(proc.apiPort), 'the API port to refuse', 2000);
     for (let i = 0; i < 4; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -221,7 +233,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bytegate start on SIGTERM (Postgr
     expect(proc.output()).toContain('SIGTERM received: draining for up to 20 s');
     expect(proc.output()).toContain('"cutAtDeadline":0');
     expect(await plan.usedBytes()).toBe(tunnel.carried());
-  }, 60_000);
+  }, 240_000);
 
   it('exits at once on a second SIGTERM', async () => {
     const plan = await newPlan();

@@ -59,6 +59,8 @@ export function exitOnSignals(options: {
   parts: () => ShutdownParts;
   graceMs: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Called at the first signal, before any part stops: /readyz answers 503 from this moment. */
+  onDrain?: () => void;
 }): void {
   const { graceMs, log } = options;
   let isStopping = false;
@@ -68,6 +70,7 @@ export function exitOnSignals(options: {
       process.exit(128 + constants.signals[signal]);
     }
     isStopping = true;
+    options.onDrain?.();
     log.info(
       { signal, graceMs },
       `${signal} received: draining for up to ${graceMs / 1000} s (send it again to exit at once)`,

@@ -1,10 +1,16 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
-import { databaseChecks, handleHealthRequest, readinessProbe, redisCheck } from '../health/readiness.ts';
+import {
+  databaseChecks,
+  handleHealthRequest,
+  type ProcessState,
+  readinessProbe,
+  redisCheck,
+} from '../health/readiness.ts';
 import { buildApp } from '../http/app.ts';
 import { backgroundJobs } from '../jobs/background-jobs.ts';
-import { leadJobsWhenElected } from '../jobs/leader.ts';
+import { type JobsLeadership, leadJobsWhenElected } from '../jobs/leader.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { createMailer, smtpOptionsOf } from '../mail/mailer.ts';
 import { outboxDir } from '../mail/outbox.ts';
@@ -15,6 +21,7 @@ import { createRedis } from '../redis/redis-client.ts';
 import { seedDemoExits } from '../services/inventory/seed-demo-exits.ts';
 import { unavailableLiveSource } from '../services/stats/live-source.ts';
 import { openAdminChannel } from './admin-channel.ts';
+import { openDataDirWarning, restrictNewFilesToOwner } from './data-dir.ts';
 import { startGatewayWorkers } from './gateway-workers.ts';
 import { openDatabase } from './open-database.ts';
 import { paymentsBannerLine } from './payments-banner.ts';
@@ -30,6 +37,9 @@ export async function start(config: Config): Promise<void> {
   // With GATEWAY_WORKERS above 1 the gateway runs in worker processes this one starts (gateway-workers.ts).
   const hasGatewayWorkers = config.roles.has('gateway') && config.gateway.workers > 1 && cluster.isPrimary;
   const runsGateway = config.roles.has('gateway') && !hasGatewayWorkers;
+  // Before any file is made: the embedded database, the outbox and the admin socket are the owner's only.
+  restrictNewFilesToOwner();
+  const dataDirWarning = openDataDirWarning(config.dataDir);
   const database = await openDatabase(config);
   await database.migrate();
   // Parts that keep state in their own memory run once per PostgreSQL database (see sole-process.ts).
@@ -48,6 +58,16 @@ export async function start(config: Config): Promise<void> {
   }
   // One registry of payment providers for the API and the jobs.
   const payments = createPaymentProviders(config);
+  // What /readyz and /metrics say of this process: draining from the first signal, and (with the jobs
+  // role) whether it leads the jobs: always on the embedded database, else when elected.
+  let isDraining = false;
+  let leadership: JobsLeadership | null = null;
+  const processState: ProcessState = {
+    isDraining: () => isDraining,
+    ...(config.roles.has('jobs')
+      ? { isJobsLeader: () => (config.databaseUrl ? (leadership?.isLeader() ?? false) : true) }
+      : {}),
+  };
   let gateway: RunningGateway | null = null;
   let gatewayWorkers: ReturnType<typeof startGatewayWorkers> | null = null;
   // The console's health view reads this process's gateway, once it runs.
@@ -57,23 +77,39 @@ export async function start(config: Config): Promise<void> {
     db: database.db,
     ...(runsGateway ? { gateway: () => gateway?.stats() ?? null } : {}),
     ...(runsGateway && config.redisUrl ? { gatewaySharedState: () => gateway?.sharedState() ?? null } : {}),
+    ...(processState.isJobsLeader ? { isJobsLeader: processState.isJobsLeader } : {}),
   });
   let metricsServer: MetricsServer | null = null;
   let healthRedis: ReturnType<typeof createRedis> | null = null;
   // The live view: the fleet's figures in Redis (buildApp's default), else the gateway in this process.
   const liveStats = config.redisUrl ? undefined : () => gateway?.live ?? unavailableLiveSource;
-  const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics, liveStats });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    payments,
+    gatewayConnections,
+    metrics,
+    liveStats,
+    processState,
+  });
+  if (dataDirWarning) {
+    app.log.warn({ dataDir: config.dataDir }, dataDirWarning);
+  }
+  for (const unsafe of config.unsafeSettings) {
+    app.log.warn({ unsafe: unsafe.name }, `UNSAFE SETTINGS (I_KNOW_THIS_IS_UNSAFE): ${unsafe.danger}`);
+  }
   const ctx = { config, db: database.db, log: app.log, mailer: createMailer(config, app.log) };
   const jobs = backgroundJobs(ctx, payments);
   let stopJobs: () => Promise<void> = async () => undefined;
   if (config.roles.has('jobs')) {
     if (config.databaseUrl) {
-      const leadership = leadJobsWhenElected({
+      const elected = leadJobsWhenElected({
         databaseUrl: config.databaseUrl,
         startJobs: () => startJobs(jobs, app.log),
         log: app.log,
       });
-      stopJobs = () => leadership.stop();
+      leadership = elected;
+      stopJobs = () => elected.stop();
     } else {
       const stop = startJobs(jobs, app.log);
       stopJobs = async () => stop();
@@ -97,6 +133,9 @@ export async function start(config: Config): Promise<void> {
   exitOnSignals({
     graceMs: config.shutdownGraceMs,
     log: app.log,
+    onDrain: () => {
+      isDraining = true;
+    },
     parts: () => ({
       parts: [
         simplePart('jobs', stopJobs),
@@ -138,13 +177,14 @@ export async function start(config: Config): Promise<void> {
     gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
   }
   if (config.metrics.port !== undefined) {
-    // Ready means the database and, with REDIS_URL, Redis answer (the gateway serves on without it, but
-    // a load balancer should prefer a process that shares the fleet's limits).
+    // Ready means the database answers and the process is not draining; with REDIS_URL, Redis is
+    // reported too, but a process serves on without it (every one limits on its own meanwhile), so a
+    // balancer routing on /readyz keeps the fleet in.
     healthRedis = config.redisUrl ? createRedis(config.redisUrl) : null;
-    const readiness = readinessProbe([
-      ...databaseChecks(database.db),
-      ...(healthRedis ? [redisCheck(healthRedis)] : []),
-    ]);
+    const readiness = readinessProbe(
+      [...databaseChecks(database.db), ...(healthRedis ? [redisCheck(healthRedis)] : [])],
+      { state: processState },
+    );
     metricsServer = await startMetricsServer({
       host: config.metrics.host,
       port: config.metrics.port,
@@ -171,8 +211,18 @@ export async function start(config: Config): Promise<void> {
   const site = servesHttp
     ? `open ${config.publicUrl}${config.roles.has('api') ? `\n  API reference: ${config.publicUrl}/api/docs` : ''}`
     : `no HTTP port (roles: ${roles})`;
+  // Payments are the API's: a gateway- or jobs-only process takes none, so it announces no TEST MODE.
+  const paymentsLine = config.roles.has('api') ? `  ${paymentsBannerLine(payments.modes)}\n` : '';
+  const warnings = [
+    ...(dataDirWarning ? [dataDirWarning] : []),
+    ...config.unsafeSettings.map(
+      (unsafe) => `UNSAFE (I_KNOW_THIS_IS_UNSAFE=${unsafe.name}): ${unsafe.danger}`,
+    ),
+  ]
+    .map((line) => `  WARNING: ${line}\n`)
+    .join('');
   console.log(
-    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n  ${paymentsBannerLine(payments.modes)}\n${mailBannerLine(config)}`,
+    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n${paymentsLine}${mailBannerLine(config)}${warnings}`,
   );
 }
 

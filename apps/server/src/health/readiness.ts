@@ -7,11 +7,30 @@ import type { Redis } from 'ioredis';
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /**
+   * The process serves on without it, in a degraded mode (Redis: each process limits on its own): a
+   * failure is reported (`degraded`), and the process stays ready.
+   */
+  isOptional?: boolean;
 }
 
 export interface Readiness {
+  /** "Send me traffic": every check that is not optional passed, and the process is not draining. */
   ready: boolean;
-  checks: Record<string, { ok: boolean; ms: number; error?: string }>;
+  /** From the first moment of a drain (SIGTERM): the process takes no new work, whatever the checks say. */
+  draining?: true;
+  /** The optional checks that failed: the process serves, in a degraded mode. */
+  degraded: string[];
+  checks: Record<string, { ok: boolean; ms: number; error?: string; optional?: true }>;
+  /** In a process that runs the background jobs: whether it leads them (one process of the fleet does). */
+  jobs?: { leader: boolean };
+}
+
+/** What the process itself knows of its state, read at every probe (never cached). */
+export interface ProcessState {
+  isDraining(): boolean;
+  /** Set in a process with the `jobs` role only. */
+  isJobsLeader?: () => boolean;
 }
 
 /** How long one check may take before the process counts as not ready (a hung database). */
@@ -32,20 +51,25 @@ export function databaseChecks(db: Database): ReadinessCheck[] {
   ];
 }
 
-/** Redis answers a PING (when REDIS_URL is set). */
+/**
+ * Redis answers a PING (when REDIS_URL is set). Optional: without it every process serves on its own
+ * limits (the fleet's degraded mode), and a balancer routing on /readyz must not take the fleet out.
+ */
 export function redisCheck(redis: Redis): ReadinessCheck {
   return {
     name: 'redis',
+    isOptional: true,
     async check() {
       await redis.ping();
     },
   };
 }
 
-/** Runs every check at once, each bounded in time; ready when all passed. */
+/** Runs every check at once, each bounded in time; ready when all but the optional ones passed. */
 export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise<Readiness> {
   const results = await Promise.all(
-    checks.map(async ({ name, check }) => {
+    checks.map(async ({ name, check, isOptional }) => {
+      const optional = isOptional ? { optional: true as const } : {};
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -58,30 +82,48 @@ export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise
             );
           }),
         ]);
-        return [name, { ok: true, ms: Math.round(performance.now() - started) }] as const;
+        return [name, { ok: true, ms: Math.round(performance.now() - started), ...optional }] as const;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return [name, { ok: false, ms: Math.round(performance.now() - started), error: message }] as const;
+        const ms = Math.round(performance.now() - started);
+        return [name, { ok: false, ms, error: message, ...optional }] as const;
       } finally {
         clearTimeout(timer);
       }
     }),
   );
-  return { ready: results.every(([, result]) => result.ok), checks: Object.fromEntries(results) };
+  const failed = results.filter(([, result]) => !result.ok);
+  return {
+    ready: failed.every(([, result]) => result.optional),
+    degraded: failed.filter(([, result]) => result.optional).map(([name]) => name),
+    checks: Object.fromEntries(results),
+  };
 }
 
 /**
- * The readiness of `checks`, run at most once a second however often it is asked: `/readyz` answers
- * anyone before sign-in, and a flood of probes must not become a flood of database queries.
+ * The readiness of `checks`, run at most once a second however often it is asked (`/readyz` answers
+ * anyone before sign-in, and a flood of probes must not become a flood of database queries), with the
+ * process's own `state` read at every probe: a drain answers 503 from its first moment.
  */
-export function readinessProbe(checks: readonly ReadinessCheck[], everyMs = 1000): () => Promise<Readiness> {
+export function readinessProbe(
+  checks: readonly ReadinessCheck[],
+  options: { everyMs?: number; state?: ProcessState } = {},
+): () => Promise<Readiness> {
+  const { everyMs = 1000, state } = options;
   let last: { at: number; readiness: Promise<Readiness> } | null = null;
-  return () => {
+  return async () => {
     const now = Date.now();
     if (!last || now - last.at >= everyMs) {
       last = { at: now, readiness: checkReadiness(checks) };
     }
-    return last.readiness;
+    const readiness = await last.readiness;
+    const isDraining = state?.isDraining() ?? false;
+    return {
+      ...readiness,
+      ready: readiness.ready && !isDraining,
+      ...(isDraining ? { draining: true as const } : {}),
+      ...(state?.isJobsLeader ? { jobs: { leader: state.isJobsLeader() } } : {}),
+    };
   };
 }
 

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { tellGatewaysOfWrites } from '../gateway/fleet/gateway-changes.ts';
 import { healthRoutes } from '../health/health.routes.ts';
-import { databaseChecks, redisCheck } from '../health/readiness.ts';
+import { databaseChecks, type ProcessState, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { metricsRoutes } from '../metrics/metrics.routes.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -78,12 +78,16 @@ export interface BuildAppOptions {
   redis?: Redis;
   /** Fastify's logger; off in tests. */
   logger?: boolean;
+  /** Where the log lines go instead of stdout (tests that read them). */
+  logStream?: { write(line: string): void };
   /** The connections of the gateway in this process, for the console's health view (none: not shown). */
   gatewayConnections?: MailContext['gatewayConnections'];
   /** This process's Prometheus metrics: served at /metrics when METRICS_TOKEN is set (see metrics.routes.ts). */
   metrics?: Metrics;
   /** The live view's source (the gateway in this process); with REDIS_URL, by default the fleet's. */
   liveStats?: MailContext['liveStats'];
+  /** Whether the process drains and leads the jobs, for /readyz (`bytegate start`'s). */
+  processState?: ProcessState;
 }
 
 /**
@@ -104,7 +108,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db } = options;
   const payments = options.payments ?? createPaymentProviders(config);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     trustProxy: trustProxyOf(config.trustProxy),
     // API bodies are small JSON documents; anything bigger is refused before it is parsed.
     bodyLimit: 64 * 1024,
@@ -197,6 +204,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   await app.register(healthRoutes, {
     checks: [...databaseChecks(db), ...(redis ? [redisCheck(redis)] : [])],
+    state: options.processState,
   });
 
   // The API (and the payment sandboxes' pages above, which answer its invoices) is the `api` role's.

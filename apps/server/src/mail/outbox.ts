@@ -80,10 +80,14 @@ export async function writeOutboxMessage(
   lastWrittenMs = ms;
   const id = `${new Date(ms).toISOString().replace(/[-:.]/g, '')}-${randomBytes(6).toString('hex')}`;
   const dir = outboxDir(dataDir);
-  await mkdir(dir, { recursive: true });
+  // The owner's only: a message holds live sign-in and reset links.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   // Written aside, then renamed: a listing never sees half a message.
   const partial = join(dir, `.${id}.partial`);
-  await writeFile(partial, Buffer.concat([Buffer.from(secretsHeaderLine(secrets)), source]), { flag: 'wx' });
+  await writeFile(partial, Buffer.concat([Buffer.from(secretsHeaderLine(secrets)), source]), {
+    flag: 'wx',
+    mode: 0o600,
+  });
   await rename(partial, join(dir, `${id}.eml`));
   return id;
 }

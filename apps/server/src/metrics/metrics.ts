@@ -29,6 +29,8 @@ export interface MetricsOptions {
   gateway?: () => GatewayStats | null;
   /** With REDIS_URL, the gateway's shared state: whether Redis answers, and fallbacks to local limits. */
   gatewaySharedState?: () => { isDegraded: boolean; fallbacks: number } | null;
+  /** In a process with the `jobs` role: whether it leads the background jobs now. */
+  isJobsLeader?: () => boolean;
   /** ROUND_TRIP_TIMEOUT_MS unless said (tests). */
   roundTripTimeoutMs?: number;
 }
@@ -87,6 +89,18 @@ export function createMetrics(options: MetricsOptions): Metrics {
       collect() {
         this.reset();
         this.inc(readShared()?.fallbacks ?? 0);
+      },
+    });
+  }
+
+  const isJobsLeader = options.isJobsLeader;
+  if (isJobsLeader) {
+    new Gauge({
+      name: 'bytegate_jobs_leader',
+      help: 'In a process with the jobs role: 1 while it leads the background jobs, else 0 (one process of the fleet leads)',
+      registers: [registry],
+      collect() {
+        this.set(isJobsLeader() ? 1 : 0);
       },
     });
   }

@@ -58,7 +58,8 @@ export async function startBytegate(name: string, env: Record<string, string>): 
     LOG_LEVEL: 'info',
     ...env,
   });
-  const deadline = Date.now() + 60_000;
+  // Generous: on a loaded machine the embedded database alone took over a minute to start.
+  const deadline = Date.now() + 180_000;
   while (!started.output().includes('Bytegate is running')) {
     if (started.child.exitCode !== null || Date.now() > deadline) {
       started.child.kill('SIGKILL');

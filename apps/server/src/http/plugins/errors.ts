@@ -13,6 +13,17 @@ const LOGGED_REFUSALS = new Set(['RATE_LIMITED', 'CSRF_FAILED', 'SERVER_BUSY']);
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isRequestStreamError(error, request.raw)) {
+      // The client went away while sending its body (its socket reset: ECONNRESET "aborted"). Nothing
+      // failed here, the database least of all: logged quietly, and answered (if anyone still listens)
+      // as the incomplete body it is.
+      request.log.info(
+        { route: request.routeOptions.url, reason: error.message },
+        'request aborted by the client',
+      );
+      const answer = toHttpAnswer(new DomainError('INVALID_BODY', messages.invalidBody));
+      return reply.status(answer.statusCode).send(answer.body);
+    }
     const refusal = toDomainError(error);
     if (refusal.code === 'INTERNAL_ERROR') {
       request.log.error({ err: error }, 'unhandled error');
@@ -64,6 +75,24 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i;
+
+/**
+ * Whether the error is the request's own stream failing (the client aborted its body), told apart by
+ * origin, not by code: a client's reset and the database's both say ECONNRESET.
+ */
+export function isRequestStreamError(error: unknown, stream: { errored?: Error | null }): boolean {
+  const streamError = stream.errored;
+  if (!streamError) {
+    return false;
+  }
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current === streamError) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** Whether an error (or one of its causes) says the database cannot be reached right now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
