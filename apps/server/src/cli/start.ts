@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
+import { LocalGatewayChanges } from '../gateway/local-gateway-changes.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { databaseChecks, handleHealthRequest, readinessProbe, redisCheck } from '../health/readiness.ts';
 import { buildApp } from '../http/app.ts';
@@ -62,7 +63,17 @@ export async function start(config: Config): Promise<void> {
   let healthRedis: ReturnType<typeof createRedis> | null = null;
   // The live view: the fleet's figures in Redis (buildApp's default), else the gateway in this process.
   const liveStats = config.redisUrl ? undefined : () => gateway?.live ?? unavailableLiveSource;
-  const app = await buildApp({ config, db: database.db, payments, gatewayConnections, metrics, liveStats });
+  // An API write answers once the gateway in this process has read it (a changed password: refused at once).
+  const gatewayChanges = new LocalGatewayChanges();
+  const app = await buildApp({
+    config,
+    db: database.db,
+    payments,
+    gatewayConnections,
+    metrics,
+    liveStats,
+    gatewayChanges,
+  });
   const ctx = { config, db: database.db, log: app.log, mailer: createMailer(config, app.log) };
   const jobs = backgroundJobs(ctx, payments);
   let stopJobs: () => Promise<void> = async () => undefined;
@@ -135,7 +146,10 @@ export async function start(config: Config): Promise<void> {
         app.log.info(`seeded ${seeded} demo exits`);
       }
     }
-    gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
+    gateway = await runGateway(config, database.db, app.log, {
+      onUsageFlush: metrics.observeUsageFlush,
+      changes: gatewayChanges,
+    });
   }
   if (config.metrics.port !== undefined) {
     // Ready means the database and, with REDIS_URL, Redis answer (the gateway serves on without it, but

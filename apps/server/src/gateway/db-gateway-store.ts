@@ -134,8 +134,38 @@ export class DbGatewayStore implements GatewayStore {
     return this.exitsByPool.get(poolType) ?? [];
   }
 
-  /** Loads what changed since the last refresh. */
-  async refresh(): Promise<void> {
+  /**
+   * Loads what changed since the last refresh. One read at a time: a call while one is on its way gets
+   * the next one, which starts after it (that one may have read before the caller's write committed, and
+   * the API's write waits for a read that saw it: local-gateway-changes.ts). Calls meanwhile share it.
+   */
+  refresh(): Promise<void> {
+    if (!this.reading) {
+      return this.startReading();
+    }
+    this.nextReading ??= this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextReading = null;
+        return this.reading ?? this.startReading();
+      });
+    return this.nextReading;
+  }
+
+  private reading: Promise<void> | null = null;
+  private nextReading: Promise<void> | null = null;
+
+  private startReading(): Promise<void> {
+    const reading = this.read().finally(() => {
+      if (this.reading === reading) {
+        this.reading = null;
+      }
+    });
+    this.reading = reading;
+    return reading;
+  }
+
+  private async read(): Promise<void> {
     // A row's `updated_at` is its transaction's start, so it can commit seconds after rows stamped later:
     // a window of overlap catches such rows, and a full read now and then whatever a longer one missed.
     const now = Date.now();

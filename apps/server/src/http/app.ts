@@ -7,6 +7,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { tellGatewaysOfWrites } from '../gateway/fleet/gateway-changes.ts';
+import {
+  type LocalGatewayChanges,
+  refreshLocalGatewayBeforeAnswering,
+} from '../gateway/local-gateway-changes.ts';
 import { healthRoutes } from '../health/health.routes.ts';
 import { databaseChecks, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -84,6 +88,8 @@ export interface BuildAppOptions {
   metrics?: Metrics;
   /** The live view's source (the gateway in this process); with REDIS_URL, by default the fleet's. */
   liveStats?: MailContext['liveStats'];
+  /** The gateway in this process: a write's answer waits until it has read what was written. */
+  gatewayChanges?: LocalGatewayChanges;
 }
 
 /**
@@ -188,6 +194,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  if (options.gatewayChanges) {
+    refreshLocalGatewayBeforeAnswering(app, options.gatewayChanges);
+  }
   if (redis) {
     options.metrics?.trackRedis(redis);
     tellGatewaysOfWrites(app, redis, config.redisPrefix);
