@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Admitted } from './admission.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import type { GatewayCounters } from './counters.ts';
 import { GatewayError } from './errors.ts';
 import type { TargetPool } from './http1/target-pool.ts';
@@ -27,6 +28,8 @@ export interface EngineContext extends DialSettings {
   pending: PendingConnections;
   /** Connections and refusals, for metrics. */
   counters: GatewayCounters;
+  /** Failed proxy logins: slowed, then refused. */
+  throttle: AuthThrottle;
 }
 
 /**
@@ -40,7 +43,13 @@ export function refuseHttp(
   admitted: Admitted | null,
 ): void {
   const gatewayError = asGatewayError(error);
-  refuseWith(ctx, client, admitted, gatewayError, errorReply(gatewayError.code, gatewayError.message));
+  refuseWith(
+    ctx,
+    client,
+    admitted,
+    gatewayError,
+    errorReply(gatewayError.code, gatewayError.message, gatewayError.retryAfterSeconds),
+  );
 }
 
 /** A failure as the gateway answers it: its own refusals as they are, anything else as an unreachable target. */
