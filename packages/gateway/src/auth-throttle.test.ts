@@ -59,3 +59,25 @@ describe('the failed-login throttle', () => {
     expect((await throttle.failed('8.8.4.4', 'bgcustomer', wrong())).code).toBe('NO_USER');
   });
 });
+
+describe('an address that authenticates correctly', () => {
+  it('is held to the pair’s limits only: its other wrong passwords are neither slowed nor refused', async () => {
+    const throttle = new AuthThrottle({
+      ...LIMITS,
+      addressSlowAfter: 1,
+      addressRefuseAfter: 2,
+      delayStepMs: 5000,
+    });
+    throttle.succeeded('8.8.8.8', 'bgmine');
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) {
+      expect((await throttle.failed('8.8.8.8', `bgold${i}`, wrong())).code).toBe('NO_USER');
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Another address over the same count is slowed and refused.
+    const other = new AuthThrottle({ ...LIMITS, addressSlowAfter: 100, addressRefuseAfter: 2 });
+    await other.failed('9.9.9.9', 'bga', wrong());
+    await other.failed('9.9.9.9', 'bgb', wrong());
+    expect((await other.failed('9.9.9.9', 'bgc', wrong())).code).toBe('AUTH_THROTTLED');
+  });
+});

@@ -12,7 +12,8 @@ import { GatewayError } from './errors.ts';
  * - the address: its failures for any logins (unknown ones included) slow its wrong passwords, and past
  *   `addressRefuseAfter` refuse them; a right password from it still goes through at once (it is never
  *   checked against this count), so a NAT shared with a guesser never locks out a customer;
- * - the login: failures from everywhere slow its wrong passwords (never a right one).
+ * - the login: failures from everywhere slow its wrong passwords (never a right one);
+ * - an address that authenticated correctly in the window is held to the pair's limits only.
  *
  * A right password is never delayed or refused by the address or the login; a guesser gets at most
  * `pairRefuseAfter` tries per login and address a window, each slowed past `pairSlowAfter`, and with the
@@ -153,10 +154,18 @@ export class AuthThrottle {
     }
   }
 
-  /** A right password: the pair's failures are forgotten. */
+  /**
+   * A right password: the pair's failures are forgotten, and for a window the address is one that
+   * authenticates correctly: its wrong passwords are no longer slowed or refused by the address's or
+   * the login's counts (a customer's old password still in use somewhere), only by the pair's.
+   */
   succeeded(address: string | undefined, login: string): void {
     if (address === undefined) {
       return;
+    }
+    const good = `g:${address}`;
+    if (!this.known.peek(good)) {
+      this.known.note(good, { failures: 0, leftMs: this.limits.windowMs });
     }
     const key = pairKey(address, login);
     if (this.known.has(key)) {
@@ -194,14 +203,15 @@ export class AuthThrottle {
     if (pair.failures > this.limits.pairRefuseAfter) {
       return throttled(pair.leftMs);
     }
-    if (byAddress.failures > this.limits.addressRefuseAfter) {
+    const isGoodAddress = this.known.peek(`g:${address}`) !== undefined;
+    if (!isGoodAddress && byAddress.failures > this.limits.addressRefuseAfter) {
       return throttled(byAddress.leftMs);
     }
     const { pairSlowAfter, addressSlowAfter, loginSlowAfter } = this.limits;
     const delayMs = Math.max(
       this.delayFor(pair.failures, pairSlowAfter),
-      this.delayFor(byAddress.failures, addressSlowAfter),
-      this.delayFor(byLogin.failures, loginSlowAfter),
+      isGoodAddress ? 0 : this.delayFor(byAddress.failures, addressSlowAfter),
+      isGoodAddress ? 0 : this.delayFor(byLogin.failures, loginSlowAfter),
     );
     if (delayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
