@@ -12,6 +12,8 @@ export const allowlistMessages = {
   onOtherPlan: (poolLabel: string) => `This address is already on the allowlist of your ${poolLabel} plan`,
   listFull: `A plan can allowlist at most ${MAX_ALLOWLIST_ADDRESSES} addresses`,
   notListed: 'This address is not on the allowlist',
+  heldByAnotherAccount:
+    'Another account has proved this address theirs, so it cannot be allowlisted here: send the proxy login and password from it',
 } as const;
 
 /** Eight 16-bit groups of a valid IPv6 text (an embedded IPv4 tail is read as its two groups). */
@@ -154,7 +156,15 @@ export const allowlistAddressSchema = text('Address')
     return canonical;
   });
 
-export const allowlistEntrySchema = z.object({ address: z.string(), createdAt: z.string() });
+export const allowlistEntrySchema = z.object({
+  address: z.string(),
+  createdAt: z.string(),
+  /**
+   * Proved: added by a request from this very address. Only a proved address lets traffic in without
+   * credentials; add it again from that address to prove it.
+   */
+  verified: z.boolean(),
+});
 export type AllowlistEntry = z.infer<typeof allowlistEntrySchema>;
 
 /** `GET /subuser/allowlist`: one plan's list. */

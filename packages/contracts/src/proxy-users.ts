@@ -120,6 +120,11 @@ export const proxyUserSchema = z.object({
   }),
   targeting: targetingSchema.nullable(),
   allowlist: z.array(z.string()),
+  /**
+   * The addresses of `allowlist` proved by a request from that very address: only these let traffic in
+   * without credentials.
+   */
+  allowlist_verified: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Targeting } from '@bytegate/contracts/targeting';
+import { plainAddress } from './allowlist-holders.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import type { ClientSession } from './client-session.ts';
 import { GatewayError, refusedFor } from './errors.ts';
 import { accountOf, checkPlan } from './plan-check.ts';
@@ -25,6 +27,8 @@ export interface AdmissionDeps {
   sessions?: StickySessions;
   directory?: SessionDirectory | undefined;
   defaultSessionTtlMinutes?: number;
+  /** Failed proxy logins slowed, then refused (none: never). */
+  throttle?: AuthThrottle | undefined;
 }
 
 export interface Admitted {
@@ -110,14 +114,24 @@ export function isStillAdmitted(store: GatewayStore, session: ClientSession, pla
     if (session.admittedPassword !== null) {
       return session.admittedPassword === user.password;
     }
-    const address = session.socket.remoteAddress;
-    return address !== undefined && store.getProxyUserByAddress?.(address)?.proxyUserId === proxyUserId;
+    return isHeldBy(store, session, plan.planId, proxyUserId);
   }
   if (session.admittedPassword !== null) {
     return session.admittedPassword === plan.password;
   }
+  return isHeldBy(store, session, plan.planId, undefined);
+}
+
+/** Whether the session's client address still lets in this plan (or this proxy user of it). */
+function isHeldBy(
+  store: GatewayStore,
+  session: ClientSession,
+  planId: string,
+  proxyUserId: string | undefined,
+): boolean {
   const address = session.socket.remoteAddress;
-  return address !== undefined && store.getPlanByAddress(address)?.planId === plan.planId;
+  const holder = address === undefined ? undefined : store.getAddressHolder(address);
+  return holder?.plan.planId === planId && holder.proxyUser?.proxyUserId === proxyUserId;
 }
 
 /**
@@ -148,6 +162,8 @@ export async function admit(
     }
     const givenPassword = decodeCredential(credentials.password, 'password');
     const login = credentials.parsed?.login ?? loginOf(username ?? credentials.username);
+    const address = socket.remoteAddress === undefined ? undefined : plainAddress(socket.remoteAddress);
+    deps.throttle?.check(address, login);
     plan = deps.store.getPlanByLogin(login);
     let password = plan?.password;
     if (!plan) {
@@ -160,8 +176,10 @@ export async function admit(
       password === undefined ||
       (credentials.verifiedAgainst !== password && !samePassword(givenPassword, password))
     ) {
-      throw new GatewayError('NO_USER', 'Wrong proxy login or password');
+      const wrong = new GatewayError('NO_USER', 'Wrong proxy login or password');
+      throw deps.throttle ? await deps.throttle.failed(address, login, wrong) : wrong;
     }
+    deps.throttle?.succeeded(address, login);
     credentials.verifiedAgainst = password;
     try {
       if (username === undefined) {
@@ -180,13 +198,11 @@ export async function admit(
       throw refusedFor(error, accountOf(plan, user));
     }
   } else {
+    // One lookup for plans and proxy users alike: the address's one proved holder, or nobody.
     const address = socket.remoteAddress;
-    user = address ? deps.store.getProxyUserByAddress?.(address) : undefined;
-    plan = user
-      ? deps.store.getPlanById(user.planId)
-      : address
-        ? deps.store.getPlanByAddress(address)
-        : undefined;
+    const holder = address ? deps.store.getAddressHolder(address) : undefined;
+    plan = holder?.plan;
+    user = holder?.proxyUser;
     if (!plan) {
       const isShared =
         socket.remoteAddress !== undefined && deps.store.isSharedAddress?.(socket.remoteAddress);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Admitted } from './admission.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import type { GatewayCounters } from './counters.ts';
 import { GatewayError } from './errors.ts';
 import type { TargetPool } from './http1/target-pool.ts';
@@ -30,6 +31,8 @@ export interface EngineContext extends DialSettings {
   counters: GatewayCounters;
   /** Each refusal and cut request at debug (the server's logger). */
   log?: GatewayLog | undefined;
+  /** Failed proxy logins: slowed, then refused. */
+  throttle: AuthThrottle;
 }
 
 /**
@@ -43,7 +46,13 @@ export function refuseHttp(
   admitted: Admitted | null,
 ): void {
   const gatewayError = asGatewayError(error);
-  refuseWith(ctx, client, admitted, gatewayError, errorReply(gatewayError.code, gatewayError.message));
+  refuseWith(
+    ctx,
+    client,
+    admitted,
+    gatewayError,
+    errorReply(gatewayError.code, gatewayError.message, gatewayError.retryAfterSeconds),
+  );
 }
 
 /** A failure as the gateway answers it: its own refusals as they are, anything else as an unreachable target. */

@@ -64,6 +64,12 @@ export const gatewayErrors = {
     proxyStatus: 'connection_limit_reached',
     socks: { stage: 'auth' },
   },
+  /**
+   * Too many wrong proxy passwords from this client address (for this login, or for any): refused
+   * until the window ends, `Retry-After` says when; a right password for another login still goes
+   * through (auth-throttle.ts).
+   */
+  AUTH_THROTTLED: { status: 429, proxyStatus: 'proxy_auth_required', socks: { stage: 'auth' } },
   /** The gateway is shedding load: new connections get this at once; `Retry-After` says when to retry. */
   OVERLOADED: { status: 503, proxyStatus: 'connection_limit_reached', socks: { stage: 'auth' } },
 } as const;
@@ -83,6 +89,8 @@ export class GatewayError extends Error {
   readonly code: GatewayErrorCode;
   /** Set when the refusal came after a successful credential (or allowlist) check. */
   readonly account: RefusedAccount | undefined;
+  /** When trying again can work (AUTH_THROTTLED): the HTTP refusal's `Retry-After`. */
+  retryAfterSeconds: number | undefined;
   constructor(code: GatewayErrorCode, message: string, account?: RefusedAccount) {
     super(message);
     this.name = 'GatewayError';

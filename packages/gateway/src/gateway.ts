@@ -1,5 +1,6 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { isStillAdmitted } from './admission.ts';
+import { AuthThrottle, type AuthThrottleLimits } from './auth-throttle.ts';
 import { ClientSession } from './client-session.ts';
 import { countClosed, createGatewayCounters, type GatewayStats } from './counters.ts';
 import { type EngineContext, turnAway } from './engine-context.ts';
@@ -65,6 +66,8 @@ export interface GatewaySettings {
   log?: GatewayLog;
   /** Thread slots, traffic and sessions shared with other gateway processes (in-process when absent). */
   shared?: SharedGatewayState;
+  /** How failed proxy logins are slowed and refused (DEFAULT_AUTH_THROTTLE). */
+  authThrottle?: Partial<AuthThrottleLimits>;
 }
 
 /** The kernel's queue of connections not yet accepted (Node's default is 511; Linux caps it at somaxconn). */
@@ -198,6 +201,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     pending,
     counters,
     log: settings.log,
+    throttle: new AuthThrottle(settings.authThrottle, shared?.authFailures),
   };
 
   // Every open client connection, on every port: close() ends them, the sampler checks them.

@@ -1,3 +1,5 @@
+export * from './allowlist-holders.ts';
+export * from './auth-throttle.ts';
 export * from './counters.ts';
 export * from './errors.ts';
 export * from './gateway.ts';

@@ -1,3 +1,4 @@
+import type { AuthFailureCounts } from './auth-throttle.ts';
 import type { TrafficAllowance } from './tunnel/traffic-allowance.ts';
 
 /**
@@ -44,4 +45,6 @@ export interface SharedGatewayState {
   /** Built with the meter's pending bytes per plan (billed, not yet stored). */
   allowance?: (pendingBytes: (planId: string) => number) => TrafficAllowance;
   sessions?: SessionDirectory;
+  /** Failed proxy logins counted fleet-wide (auth-throttle.ts); answers this process's when away. */
+  authFailures?: AuthFailureCounts;
 }

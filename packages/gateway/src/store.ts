@@ -1,4 +1,10 @@
 import type { SavedTargeting } from '@bytegate/contracts/targeting';
+import {
+  type AllowlistEntry,
+  plainAddress,
+  type ResolvedAllowlist,
+  resolveAllowlistHolders,
+} from './allowlist-holders.ts';
 import type { Unblocks } from './policy/target-policy.ts';
 import type { UpstreamProxy } from './tunnel/upstream.ts';
 import { addUsage, type PlanUsage } from './tunnel/usage-meter.ts';
@@ -87,23 +93,30 @@ export interface UsageFlush {
   usage: Map<string, PlanUsage>;
 }
 
+/** What a client address lets in without credentials: a plan, as itself or as one of its proxy users. */
+export interface AllowlistAdmission {
+  plan: PlanAccess;
+  proxyUser?: ProxyUserAccess | undefined;
+}
+
 export interface GatewayStore {
   /** The plan behind a proxy login; the store keeps these cached so the hot path never waits on a query. */
   getPlanByLogin(login: string): PlanAccess | undefined;
   getPlanById(planId: string): PlanAccess | undefined;
-  /** The plan a client address is allowlisted for. */
-  getPlanByAddress(address: string): PlanAccess | undefined;
   /**
-   * Whether more than one customer lists this address and none of them proved it theirs: it opens no
-   * plan without credentials, and the refusal says so.
+   * Who a client address lets in without credentials: the plan, or the proxy user of it, whose proved
+   * allowlist entry it is (allowlist-holders.ts: one rule for both, never the first found).
+   */
+  getAddressHolder(address: string): AllowlistAdmission | undefined;
+  /**
+   * Whether more than one proved entry claims this address: it opens nothing without credentials, and
+   * the refusal says so.
    */
   isSharedAddress?(address: string): boolean;
   listExits(poolType: PoolType): readonly Exit[];
   /** A proxy user by its login (logins of plans and proxy users never meet), or by its id. */
   getProxyUserByLogin?(login: string): ProxyUserAccess | undefined;
   getProxyUserById?(proxyUserId: string): ProxyUserAccess | undefined;
-  /** The proxy user whose own allowlist holds this client address. */
-  getProxyUserByAddress?(address: string): ProxyUserAccess | undefined;
   /**
    * Stores one drain of the meter, all of it or none, under its id; once stored, the plans' traffic
    * left counts it. A rejection may hide a flush that was stored but whose answer was lost: the engine
@@ -122,27 +135,36 @@ export interface GatewayStore {
 /** A store held in memory: for tests, and for running the engine without a database. */
 export class InMemoryGatewayStore implements GatewayStore {
   private readonly plansByLogin = new Map<string, PlanAccess>();
-  private readonly plansByAddress = new Map<string, PlanAccess>();
+  /** Allowlist entries, each one proved (a test's allowlist is the customer's own). */
+  private readonly allowlist: AllowlistEntry[] = [];
+  private resolved: ResolvedAllowlist | null = null;
   private readonly exits: Exit[] = [];
   private readonly flushIds = new Set<string>();
   private readonly proxyUsersByLogin = new Map<string, ProxyUserAccess>();
-  private readonly proxyUsersByAddress = new Map<string, ProxyUserAccess>();
   /** Everything flushed so far, per plan (and per proxy user, under proxyUserKey): what a database would hold. */
   readonly flushed = new Map<string, PlanUsage>();
 
   addPlan(plan: PlanAccess, allowlist: string[] = []): this {
     this.plansByLogin.set(plan.login, plan);
     for (const address of allowlist) {
-      this.plansByAddress.set(address, plan);
+      this.allowlist.push({ address, planId: plan.planId, isProved: true, isActive: true });
     }
+    this.resolved = null;
     return this;
   }
 
   addProxyUser(user: ProxyUserAccess, allowlist: string[] = []): this {
     this.proxyUsersByLogin.set(user.login, user);
     for (const address of allowlist) {
-      this.proxyUsersByAddress.set(address, user);
+      this.allowlist.push({
+        address,
+        planId: user.planId,
+        proxyUserId: user.proxyUserId,
+        isProved: true,
+        isActive: true,
+      });
     }
+    this.resolved = null;
     return this;
   }
 
@@ -154,19 +176,43 @@ export class InMemoryGatewayStore implements GatewayStore {
     return [...this.proxyUsersByLogin.values()].find((user) => user.proxyUserId === proxyUserId);
   }
 
-  getProxyUserByAddress(address: string): ProxyUserAccess | undefined {
-    return this.proxyUsersByAddress.get(address);
-  }
-
+  /** Takes an address off the proxy users' allowlists it is on. */
   removeProxyUserAddress(address: string): this {
-    this.proxyUsersByAddress.delete(address);
+    return this.removeEntries((entry) => entry.address === address && entry.proxyUserId !== undefined);
+  }
+
+  /** Takes an address off the plans' allowlists it is on. */
+  removeAddress(address: string): this {
+    return this.removeEntries((entry) => entry.address === address && entry.proxyUserId === undefined);
+  }
+
+  private removeEntries(isRemoved: (entry: AllowlistEntry) => boolean): this {
+    const kept = this.allowlist.filter((entry) => !isRemoved(entry));
+    this.allowlist.splice(0, this.allowlist.length, ...kept);
+    this.resolved = null;
     return this;
   }
 
-  /** Takes an address off the allowlist it is on. */
-  removeAddress(address: string): this {
-    this.plansByAddress.delete(address);
-    return this;
+  private resolve(): ResolvedAllowlist {
+    this.resolved ??= resolveAllowlistHolders(this.allowlist);
+    return this.resolved;
+  }
+
+  getAddressHolder(address: string): AllowlistAdmission | undefined {
+    const holder = this.resolve().holders.get(plainAddress(address));
+    const plan = holder && this.getPlanById(holder.planId);
+    if (!holder || !plan) {
+      return undefined;
+    }
+    if (holder.proxyUserId === undefined) {
+      return { plan };
+    }
+    const proxyUser = this.getProxyUserById(holder.proxyUserId);
+    return proxyUser ? { plan, proxyUser } : undefined;
+  }
+
+  isSharedAddress(address: string): boolean {
+    return this.resolve().shared.has(plainAddress(address));
   }
 
   addExit(exit: Exit): this {
@@ -180,10 +226,6 @@ export class InMemoryGatewayStore implements GatewayStore {
 
   getPlanById(planId: string): PlanAccess | undefined {
     return [...this.plansByLogin.values()].find((plan) => plan.planId === planId);
-  }
-
-  getPlanByAddress(address: string): PlanAccess | undefined {
-    return this.plansByAddress.get(address);
   }
 
   listExits(poolType: PoolType): readonly Exit[] {

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
+import { LocalGatewayChanges } from '../gateway/local-gateway-changes.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import {
   databaseChecks,
@@ -83,6 +84,8 @@ export async function start(config: Config): Promise<void> {
   let healthRedis: ReturnType<typeof createRedis> | null = null;
   // The live view: the fleet's figures in Redis (buildApp's default), else the gateway in this process.
   const liveStats = config.redisUrl ? undefined : () => gateway?.live ?? unavailableLiveSource;
+  // An API write answers once the gateway in this process has read it (a changed password: refused at once).
+  const gatewayChanges = new LocalGatewayChanges();
   const app = await buildApp({
     config,
     db: database.db,
@@ -91,6 +94,7 @@ export async function start(config: Config): Promise<void> {
     metrics,
     liveStats,
     processState,
+    gatewayChanges,
   });
   if (dataDirWarning) {
     app.log.warn({ dataDir: config.dataDir }, dataDirWarning);
@@ -174,7 +178,10 @@ export async function start(config: Config): Promise<void> {
         app.log.info(`seeded ${seeded} demo exits`);
       }
     }
-    gateway = await runGateway(config, database.db, app.log, { onUsageFlush: metrics.observeUsageFlush });
+    gateway = await runGateway(config, database.db, app.log, {
+      onUsageFlush: metrics.observeUsageFlush,
+      changes: gatewayChanges,
+    });
   }
   if (config.metrics.port !== undefined) {
     // Ready means the database answers and the process is not draining; with REDIS_URL, Redis is

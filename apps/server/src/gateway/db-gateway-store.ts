@@ -13,6 +13,8 @@ import {
   type ProxyUserMeteredUsage,
 } from '@bytegate/db/queries';
 import {
+  type AllowlistAdmission,
+  type AllowlistEntry,
   DomainSet,
   type Exit,
   type ExitTraffic,
@@ -22,7 +24,10 @@ import {
   type PoolType,
   type ProxyUserAccess,
   parseUpstreamUrl,
+  plainAddress,
   proxyUserIdOfKey,
+  type ResolvedAllowlist,
+  resolveAllowlistHolders,
   type UsageFlush,
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
@@ -66,8 +71,7 @@ export interface TrafficObserver {
 export class DbGatewayStore implements GatewayStore {
   private readonly plansById = new Map<string, PlanAccess>();
   private readonly plansByLogin = new Map<string, PlanAccess>();
-  private plansByAddress = new Map<string, PlanAccess>();
-  private sharedAddresses = new Set<string>();
+  private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
   private exitsByPool = new Map<PoolType, Exit[]>();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
@@ -109,10 +113,6 @@ export class DbGatewayStore implements GatewayStore {
     return this.proxyUsers.getById(proxyUserId);
   }
 
-  getProxyUserByAddress(address: string): ProxyUserAccess | undefined {
-    return this.proxyUsers.getByAddress(address.replace(/^::ffff:/, ''));
-  }
-
   getPlanByLogin(login: string): PlanAccess | undefined {
     return this.plansByLogin.get(login);
   }
@@ -121,21 +121,59 @@ export class DbGatewayStore implements GatewayStore {
     return this.plansById.get(planId);
   }
 
-  getPlanByAddress(address: string): PlanAccess | undefined {
-    return this.plansByAddress.get(address.replace(/^::ffff:/, ''));
+  getAddressHolder(address: string): AllowlistAdmission | undefined {
+    const holder = this.allowlist.holders.get(plainAddress(address));
+    const plan = holder && this.plansById.get(holder.planId);
+    if (!holder || !plan) {
+      return undefined;
+    }
+    if (holder.proxyUserId === undefined) {
+      return { plan };
+    }
+    const proxyUser = this.proxyUsers.getById(holder.proxyUserId);
+    return proxyUser?.planId === plan.planId ? { plan, proxyUser } : undefined;
   }
 
   isSharedAddress(address: string): boolean {
-    const plain = address.replace(/^::ffff:/, '');
-    return this.sharedAddresses.has(plain) || this.proxyUsers.sharedAddresses.has(plain);
+    return this.allowlist.shared.has(plainAddress(address));
   }
 
   listExits(poolType: PoolType): readonly Exit[] {
     return this.exitsByPool.get(poolType) ?? [];
   }
 
-  /** Loads what changed since the last refresh. */
-  async refresh(): Promise<void> {
+  /**
+   * Loads what changed since the last refresh. One read at a time: a call while one is on its way gets
+   * the next one, which starts after it (that one may have read before the caller's write committed, and
+   * the API's write waits for a read that saw it: local-gateway-changes.ts). Calls meanwhile share it.
+   */
+  refresh(): Promise<void> {
+    if (!this.reading) {
+      return this.startReading();
+    }
+    this.nextReading ??= this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextReading = null;
+        return this.reading ?? this.startReading();
+      });
+    return this.nextReading;
+  }
+
+  private reading: Promise<void> | null = null;
+  private nextReading: Promise<void> | null = null;
+
+  private startReading(): Promise<void> {
+    const reading = this.read().finally(() => {
+      if (this.reading === reading) {
+        this.reading = null;
+      }
+    });
+    this.reading = reading;
+    return reading;
+  }
+
+  private async read(): Promise<void> {
     // A row's `updated_at` is its transaction's start, so it can commit seconds after rows stamped later:
     // a window of overlap catches such rows, and a full read now and then whatever a longer one missed.
     const now = Date.now();
@@ -198,9 +236,10 @@ export class DbGatewayStore implements GatewayStore {
     if (changedTraffic.size > 0) {
       this.trafficObserver?.planRowsChanged(changedTraffic);
     }
-    const { byAddress, shared } = resolveAllowlist(await listAllowlist(this.db), this.plansById);
-    this.sharedAddresses = shared;
-    this.plansByAddress = byAddress;
+    this.allowlist = resolveAllowlistHolders([
+      ...planAllowlistEntries(await listAllowlist(this.db), this.plansById),
+      ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
+    ]);
     // The inventory can hold 100,000 exits: it is read again only when a write moved its version.
     const version = await getInventoryVersion(this.db);
     if (version === this.exitsVersion) {
@@ -371,38 +410,22 @@ export function toGatewayExit(row: ExitRow): Exit | null {
   return { ...location, kind: 'direct', localAddress: row.localAddress ?? undefined };
 }
 
-/**
- * Which plan each allowlisted address opens. An address one plan lists is that plan's. An address
- * listed by several customers opens the one plan whose entry is verified (added from that address),
- * and no plan when none or more than one is: letting it in would bill one customer for another's
- * traffic, so it must bring credentials (`shared` lists those, for the refusal to say why).
- */
-export function resolveAllowlist(
-  entries: ReadonlyArray<{ address: string; planId: string; isVerified: boolean }>,
+/** Plans' allowlist entries as the gateway's one rule takes them (entries of unknown plans left out). */
+export function planAllowlistEntries(
+  rows: ReadonlyArray<{ address: string; planId: string; isVerified: boolean }>,
   plansById: ReadonlyMap<string, PlanAccess>,
-): { byAddress: Map<string, PlanAccess>; shared: Set<string> } {
-  const grouped = new Map<string, Array<{ plan: PlanAccess; isVerified: boolean }>>();
-  for (const entry of entries) {
-    const plan = plansById.get(entry.planId);
+): AllowlistEntry[] {
+  const entries: AllowlistEntry[] = [];
+  for (const row of rows) {
+    const plan = plansById.get(row.planId);
     if (plan) {
-      const list = grouped.get(entry.address) ?? [];
-      list.push({ plan, isVerified: entry.isVerified });
-      grouped.set(entry.address, list);
+      entries.push({
+        address: row.address,
+        planId: row.planId,
+        isProved: row.isVerified,
+        isActive: plan.isActive,
+      });
     }
   }
-  const byAddress = new Map<string, PlanAccess>();
-  const shared = new Set<string>();
-  for (const [address, all] of grouped) {
-    // A deactivated plan (a deleted account) holds on to nothing while an active one lists the address.
-    const active = all.filter((entry) => entry.plan.isActive);
-    const listed = active.length > 0 ? active : all;
-    const verified = listed.filter((entry) => entry.isVerified);
-    const chosen = listed.length === 1 ? listed[0] : verified.length === 1 ? verified[0] : undefined;
-    if (chosen) {
-      byAddress.set(address, chosen.plan);
-    } else {
-      shared.add(address);
-    }
-  }
-  return { byAddress, shared };
+  return entries;
 }

@@ -1,6 +1,6 @@
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
 import { capPeriodStart, type ProxyUserRow, usedInPeriod } from '@bytegate/db/queries';
-import { type ProxyUserAccess, proxyUserKey } from '@bytegate/gateway';
+import { type AllowlistEntry, type ProxyUserAccess, proxyUserKey } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 import type { PlanTrafficRow } from './db-gateway-store.ts';
 
@@ -20,16 +20,13 @@ function capWords(row: ProxyUserRow): string {
 }
 
 /**
- * The gateway's proxy users, in memory: by login, id and allowlisted address, each with what is left
+ * The gateway's proxy users, in memory: by login and id, with their allowlist entries, each with what is left
  * of its cap in the current period. The store reloads a plan's proxy users whenever the plan's row moves
  * (every write to a proxy user touches its plan), and a new day or month restarts a cap without a read.
  */
 export class ProxyUserCache {
   private readonly byId = new Map<string, Cached>();
   private readonly byLogin = new Map<string, ProxyUserAccess>();
-  private byAddress = new Map<string, ProxyUserAccess>();
-  /** Addresses more than one proxy user lists: they open none of them without credentials. */
-  sharedAddresses = new Set<string>();
 
   getByLogin(login: string): ProxyUserAccess | undefined {
     return this.byLogin.get(login);
@@ -39,8 +36,23 @@ export class ProxyUserCache {
     return this.byId.get(proxyUserId)?.access;
   }
 
-  getByAddress(address: string): ProxyUserAccess | undefined {
-    return this.byAddress.get(address);
+  /**
+   * The proxy users' allowlist entries, for the store's one rule of who an address lets in (only the
+   * proved ones ever do); `isPlanActive` says whether a user's plan is.
+   */
+  *allowlistEntries(isPlanActive: (planId: string) => boolean): Iterable<AllowlistEntry> {
+    for (const { row } of this.byId.values()) {
+      const proved = new Set(row.allowlistVerified);
+      for (const address of row.allowlist) {
+        yield {
+          address,
+          planId: row.planId,
+          proxyUserId: row.id,
+          isProved: proved.has(address),
+          isActive: isPlanActive(row.planId),
+        };
+      }
+    }
   }
 
   /**
@@ -64,7 +76,6 @@ export class ProxyUserCache {
         traffic.set(proxyUserKey(row.id), figures);
       }
     }
-    this.indexAddresses();
     return traffic;
   }
 
@@ -88,9 +99,6 @@ export class ProxyUserCache {
           }
         }
       }
-    }
-    if (moved.size > 0) {
-      this.indexAddresses();
     }
     return moved;
   }
@@ -145,22 +153,5 @@ export class ProxyUserCache {
       saved: row.targeting ? savedTargetingFromRow(row.targeting) : undefined,
     };
     return { access, row, periodStart };
-  }
-
-  private indexAddresses(): void {
-    const byAddress = new Map<string, ProxyUserAccess>();
-    const shared = new Set<string>();
-    for (const { access, row } of this.byId.values()) {
-      for (const address of row.allowlist) {
-        if (byAddress.has(address) || shared.has(address)) {
-          byAddress.delete(address);
-          shared.add(address);
-        } else {
-          byAddress.set(address, access);
-        }
-      }
-    }
-    this.byAddress = byAddress;
-    this.sharedAddresses = shared;
   }
 }

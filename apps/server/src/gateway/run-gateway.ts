@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import { type LiveSource, startLiveSampler } from '../services/stats/live-source.ts';
 import { DbGatewayStore, type UsageFlushObserver } from './db-gateway-store.ts';
 import { type Fleet, joinFleet } from './fleet/fleet.ts';
+import type { LocalGatewayChanges } from './local-gateway-changes.ts';
 
 const REFRESH_EVERY_MS = 1000;
 const FLUSH_EVERY_MS = 1000;
@@ -58,6 +59,8 @@ export async function runGateway(
     openPorts?: ReadonlySet<number>;
     /** Told how each usage write went (the metrics' flush histogram). */
     onUsageFlush?: UsageFlushObserver;
+    /** The API in this process: its writes answer once this gateway has read them. */
+    changes?: LocalGatewayChanges;
   } = {},
 ): Promise<RunningGateway> {
   const store = new DbGatewayStore(db, overrides.onUsageFlush);
@@ -85,6 +88,7 @@ export async function runGateway(
     store.refresh().catch((error: unknown) => log.error({ err: error }, 'gateway refresh failed'));
   }, REFRESH_EVERY_MS);
   refresher.unref();
+  const unregister = overrides.changes?.register(() => store.refresh()) ?? (() => undefined);
   // Exit health is not billing: one drain a second, in one statement, never two at once (a database
   // that stopped answering holds one pooled connection, not one more each second); a failed one is put back.
   let isFlushingHealth = false;
@@ -111,6 +115,7 @@ export async function runGateway(
   } catch (error) {
     clearInterval(refresher);
     clearInterval(healthFlusher);
+    unregister();
     await fleet?.close();
     throw error;
   }
@@ -135,6 +140,7 @@ export async function runGateway(
       live.stop();
       clearInterval(refresher);
       clearInterval(healthFlusher);
+      unregister();
       // Closing ends the connections and flushes what they carried last.
       await gateway.close();
       await flushExitHealth();
@@ -144,6 +150,7 @@ export async function runGateway(
       // Plans keep refreshing while tunnels drain: a plan deactivated meanwhile still closes them.
       const report = await gateway.drain(graceMs);
       live.stop();
+      unregister();
       clearInterval(refresher);
       clearInterval(healthFlusher);
       await flushExitHealth();

@@ -7,6 +7,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { tellGatewaysOfWrites } from '../gateway/fleet/gateway-changes.ts';
+import {
+  type LocalGatewayChanges,
+  refreshLocalGatewayBeforeAnswering,
+} from '../gateway/local-gateway-changes.ts';
 import { healthRoutes } from '../health/health.routes.ts';
 import { databaseChecks, type ProcessState, redisCheck } from '../health/readiness.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -88,6 +92,8 @@ export interface BuildAppOptions {
   liveStats?: MailContext['liveStats'];
   /** Whether the process drains and leads the jobs, for /readyz (`bytegate start`'s). */
   processState?: ProcessState;
+  /** The gateway in this process: a write's answer waits until it has read what was written. */
+  gatewayChanges?: LocalGatewayChanges;
 }
 
 /**
@@ -195,6 +201,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  if (options.gatewayChanges) {
+    refreshLocalGatewayBeforeAnswering(app, options.gatewayChanges);
+  }
   if (redis) {
     options.metrics?.trackRedis(redis);
     tellGatewaysOfWrites(app, redis, config.redisPrefix);

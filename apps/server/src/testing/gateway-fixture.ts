@@ -54,6 +54,7 @@ export async function startGatewayFixture(
     stickyPorts: null,
     host: '127.0.0.1',
     openPorts: new Set([originPort]),
+    changes: server.gatewayChanges,
     ...(options.onUsageFlush ? { onUsageFlush: options.onUsageFlush } : {}),
   });
   running = gateway;

@@ -26,6 +26,7 @@ export type ProxyUser = {
   };
   targeting: Record<string, unknown> | null;
   allowlist: string[];
+  allowlist_verified: string[];
   created_at: string;
   updated_at: string;
 };

@@ -3,6 +3,7 @@ import { createTestDb } from '@bytegate/db/testing';
 import { freePort } from '@bytegate/gateway/testing';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config.ts';
+import { LocalGatewayChanges } from '../gateway/local-gateway-changes.ts';
 import { type BuildAppOptions, buildApp } from '../http/app.ts';
 import { createPaymentProviders, type PaymentProviders } from '../payments/providers.ts';
 
@@ -14,6 +15,8 @@ export interface TestServer {
   config: Config;
   /** The payment provider registry the app was built with, for jobs run beside it. */
   payments: PaymentProviders;
+  /** Where a gateway run beside the app registers, so that API writes answer once it read them. */
+  gatewayChanges: LocalGatewayChanges;
   /** Real HTTP to the running server; answers the status and the parsed JSON body. */
   request<T = Record<string, unknown>>(
     method: string,
@@ -44,10 +47,12 @@ export async function startTestServer(
   };
   const database = await createTestDb(kind);
   const payments = createPaymentProviders(config);
+  const gatewayChanges = new LocalGatewayChanges();
   const app = await buildApp({
     config,
     db: database.db,
     payments,
+    gatewayChanges,
     logger: false,
     webDistDir: '/nonexistent',
     ...options,
@@ -59,6 +64,7 @@ export async function startTestServer(
     database,
     config,
     payments,
+    gatewayChanges,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       let body: string | undefined = options.rawBody;

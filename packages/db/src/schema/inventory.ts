@@ -65,9 +65,9 @@ export const exits = pgTable(
 
 /**
  * Client addresses allowed to use a plan without credentials. One customer lists an address on one of
- * their plans at most (the API checks that); two customers may list the same one, and whether another
- * customer has is never revealed. The gateway lets such a shared address in without credentials only
- * when exactly one of its entries is verified (added by a request from that very address).
+ * their plans at most; once a customer proved an address (a verified entry, here or on a proxy user),
+ * no other customer may list it (the API checks both, under the address's lock). The gateway lets an
+ * address in without credentials only for its one verified entry (gateway allowlist-holders.ts).
  */
 export const planAllowlist = pgTable(
   'plan_allowlist',

@@ -55,6 +55,11 @@ export const proxyUsers = pgTable(
     periodStart: timestamp({ withTimezone: true }),
     targeting: jsonb().$type<ProxyUserTargeting>(),
     allowlist: text().array().notNull().default(sql`'{}'`),
+    /**
+     * The addresses of `allowlist` its owner proved (added by a request from that very address): only
+     * these let traffic in without credentials (the plan allowlist's `is_verified`).
+     */
+    allowlistVerified: text().array().notNull().default(sql`'{}'`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true })
       .notNull()

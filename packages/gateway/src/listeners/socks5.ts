@@ -199,7 +199,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
     } else if (
       methods.includes(METHOD_NONE) &&
       client.remoteAddress &&
-      ctx.store.getPlanByAddress(client.remoteAddress)
+      ctx.store.getAddressHolder(client.remoteAddress)
     ) {
       client.write(CHOSE_NONE);
     } else {

@@ -2,6 +2,7 @@ import type { SharedGatewayState } from '@bytegate/gateway';
 import type { Redis } from 'ioredis';
 import { createRedis, waitForRedis } from '../../redis/redis-client.ts';
 import type { DbGatewayStore } from '../db-gateway-store.ts';
+import { FleetAuthFailures } from './fleet-auth-failures.ts';
 import { type FleetLog, FleetMember } from './fleet-member.ts';
 import { FleetSessions } from './fleet-sessions.ts';
 import { FleetThreadSlots } from './fleet-thread-slots.ts';
@@ -45,6 +46,7 @@ export async function joinFleet(params: {
   const shared: SharedGatewayState = {
     threads,
     sessions,
+    authFailures: new FleetAuthFailures(member),
     allowance: (pendingBytes) => {
       traffic = new FleetTrafficAllowance(
         member,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../../redis/redis-client.ts';
+import { isGatewayWrite } from '../local-gateway-changes.ts';
 
 /**
  * Invalidation through Redis pub/sub: anything that writes what gateways cache (plans, passwords, proxy
@@ -64,23 +65,13 @@ export async function onGatewayChange(
   };
 }
 
-/** Writes that never change what a gateway caches: sign-in, contact, top-ups and their webhooks. */
-const NOT_FOR_GATEWAYS = /^\/api\/(auth|contact|topup|config)(\/|$|\?)/;
-
 /**
  * After every API write that succeeded and may concern the gateways (a purchase, proxy settings, the
  * allowlist, a password, an account deleted, anything staff do), tells them to look again.
  */
 export function tellGatewaysOfWrites(app: FastifyInstance, redis: Redis, prefix: string): void {
   app.addHook('onResponse', async (request, reply) => {
-    if (
-      request.method !== 'GET' &&
-      request.method !== 'HEAD' &&
-      request.method !== 'OPTIONS' &&
-      reply.statusCode < 400 &&
-      request.url.startsWith('/api/') &&
-      !NOT_FOR_GATEWAYS.test(request.url)
-    ) {
+    if (isGatewayWrite(request.method, request.url, reply.statusCode)) {
       publishGatewayChange(redis, prefix, `${request.method} ${request.routeOptions.url ?? request.url}`);
     }
   });

@@ -6,11 +6,13 @@ import {
   findUserAllowlistEntry,
   lockPlanForPool,
   lockUserBalance,
+  verifyPlanAllowlistAddress,
 } from '@bytegate/db/queries';
 import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { getOwnPlan } from '../plans/get-own-plan.ts';
+import { claimAllowlistAddress } from './claim-allowlist-address.ts';
 import type { AllowlistedAddress } from './list-allowlist.ts';
 
 export interface AddAllowlistAddressProps {
@@ -25,7 +27,9 @@ export interface AddAllowlistAddressProps {
 /**
  * Adds a client address to one of the user's plans. One address belongs to one of a customer's plans,
  * and a plan lists at most MAX_ALLOWLIST_ADDRESSES, even under concurrent requests: both are checked
- * under row locks in one transaction.
+ * under row locks in one transaction. Added from that very address, the entry is proved (verified) and
+ * only then lets traffic in without credentials; adding an unproved entry again from its address proves
+ * it. An address another account proved is refused (claimAllowlistAddress), naming no one.
  */
 export async function addAllowlistAddress(
   ctx: ServiceContext,
@@ -45,6 +49,18 @@ export async function addAllowlistAddress(
     await lockUserBalance(tx, { userId });
     await lockPlanForPool(tx, { userId, poolType: plan.poolType });
     const listed = await findUserAllowlistEntry(tx, { userId, address });
+    await claimAllowlistAddress(tx, { userId, address, field: 'address' });
+    if (listed?.planId === plan.id && !listed.isVerified && isCallersOwn) {
+      const proved = await verifyPlanAllowlistAddress(tx, { planId: plan.id, address });
+      if (proved) {
+        await recordActivity(tx, {
+          userId,
+          kind: 'allowlist_added',
+          details: { poolType: plan.poolType, address: proved.address },
+        });
+        return proved;
+      }
+    }
     if (listed) {
       throw new DomainError(
         'ALLOWLIST_ADDRESS_TAKEN',
@@ -54,8 +70,8 @@ export async function addAllowlistAddress(
     if ((await countPlanAllowlist(tx, { planId: plan.id })) >= MAX_ALLOWLIST_ADDRESSES) {
       throw new DomainError('ALLOWLIST_FULL', allowlistMessages.listFull);
     }
-    // Another customer may list the same address; that is neither refused nor revealed (see the
-    // gateway store's resolveAllowlist for who it then opens).
+    // Another customer may list the same address while neither proved it; whoever proves it first
+    // holds it (the gateway's allowlist-holders.ts lets it in for its one proved entry only).
     const row = await addPlanAllowlistAddress(tx, { planId: plan.id, address, isVerified: isCallersOwn });
     if (!row) {
       throw new DomainError(

@@ -5,6 +5,8 @@ import { getOwnPlan } from '../plans/get-own-plan.ts';
 export interface AllowlistedAddress {
   address: string;
   createdAt: Date;
+  /** Proved by a request from this address: only then does it let traffic in without credentials. */
+  isVerified: boolean;
 }
 
 /** The client addresses one of the user's plans lets in without credentials. */

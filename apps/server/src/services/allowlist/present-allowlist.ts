@@ -6,7 +6,7 @@ import {
 import type { AllowlistedAddress } from './list-allowlist.ts';
 
 export function presentAllowlistEntry(row: AllowlistedAddress): AllowlistEntry {
-  return { address: row.address, createdAt: row.createdAt.toISOString() };
+  return { address: row.address, createdAt: row.createdAt.toISOString(), verified: row.isVerified };
 }
 
 /** A plan's list, its limit, and the caller's own address so the screen can offer to add it. */

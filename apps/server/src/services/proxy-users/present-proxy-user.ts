@@ -41,6 +41,7 @@ export function presentProxyUser(row: ProxyUserRow, now = new Date()): ProxyUser
         }
       : null,
     allowlist: row.allowlist,
+    allowlist_verified: row.allowlistVerified,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -4,11 +4,18 @@ import { checkProxySettings, savedTargetingFromSettings } from '@bytegate/contra
 import { gbToBytes, type ProxyUserFields, proxyUserMessages } from '@bytegate/contracts/proxy-users';
 import type { Executor } from '@bytegate/db';
 import type { NewProxyUser, PlanRow, ProxyUserRow } from '@bytegate/db/queries';
+import { claimAllowlistAddress } from '../allowlist/claim-allowlist-address.ts';
 import { DomainError } from '../domain-error.ts';
 import { findUnknownTargeting } from '../proxy-settings/geo-options.ts';
 import { rowFromSavedTargeting } from '../proxy-settings/saved-targeting.ts';
 
 const invalid = (message: string, field: string) => new DomainError('VALIDATION_FAILED', message, { field });
+
+/** Who writes a proxy user's fields: its account, and the address the request came from (null: unknown). */
+export interface ProxyUserWriter {
+  userId: string;
+  callerAddress: string | null;
+}
 
 /**
  * A client's fields for a proxy user, checked against its plan, as the columns to write. On an update
@@ -19,6 +26,7 @@ export async function readProxyUserFields(
   db: Executor,
   plan: PlanRow,
   fields: ProxyUserFields,
+  writer: ProxyUserWriter,
   current?: ProxyUserRow,
 ): Promise<Partial<NewProxyUser>> {
   const set: Partial<NewProxyUser> = {};
@@ -61,7 +69,7 @@ export async function readProxyUserFields(
     set.targeting = fields.targeting === null ? null : await readTargeting(db, plan, fields.targeting);
   }
   if (fields.allowlist !== undefined) {
-    set.allowlist = readAllowlist(fields.allowlist);
+    Object.assign(set, await readAllowlist(db, fields.allowlist, writer, current));
   }
   return set;
 }
@@ -84,18 +92,39 @@ async function readTargeting(
   return rowFromSavedTargeting(savedTargetingFromSettings(checked.settings));
 }
 
-/** Public addresses in their canonical form, each once. */
-function readAllowlist(addresses: string[]): string[] {
+/**
+ * The addresses in their canonical form, each once: public ones, or the caller's own whatever it is (as a
+ * plan's allowlist). Proved (allowlistVerified) are those proved before and the caller's own: the plan
+ * allowlist's rule, and the only ones the gateway lets in without credentials. An address new to the
+ * list, or proved now, goes through the same check as a plan's (claimAllowlistAddress): refused once
+ * another account proved it.
+ */
+async function readAllowlist(
+  db: Executor,
+  addresses: string[],
+  writer: ProxyUserWriter,
+  current: ProxyUserRow | undefined,
+): Promise<{ allowlist: string[]; allowlistVerified: string[] }> {
   const canonical = new Set<string>();
   for (const address of addresses) {
     const value = canonicalIpAddress(address.trim());
     if (value === null) {
       throw invalid(allowlistMessages.invalidAddress, 'allowlist');
     }
-    if (!isPublicAddress(value)) {
+    if (value !== writer.callerAddress && !isPublicAddress(value)) {
       throw invalid(allowlistMessages.notPublic, 'allowlist');
     }
     canonical.add(value);
   }
-  return [...canonical];
+  const listed = new Set(current?.allowlist ?? []);
+  const provedBefore = new Set(current?.allowlistVerified ?? []);
+  const isProved = (address: string) => provedBefore.has(address) || address === writer.callerAddress;
+  // In one order, so two writers taking several addresses' locks never wait on each other in a ring.
+  for (const address of [...canonical].sort()) {
+    if (!listed.has(address) || (isProved(address) && !provedBefore.has(address))) {
+      await claimAllowlistAddress(db, { userId: writer.userId, address, field: 'allowlist' });
+    }
+  }
+  const allowlist = [...canonical];
+  return { allowlist, allowlistVerified: allowlist.filter(isProved) };
 }

@@ -116,7 +116,13 @@ function generatedLogin(): string {
 
 export async function createProxyUserForPlan(
   ctx: ServiceContext,
-  props: { userId: string; planId: string; body: CreateProxyUserBody },
+  props: {
+    userId: string;
+    planId: string;
+    body: CreateProxyUserBody;
+    /** The address the request came from: on the allowlist, it is proved (see readProxyUserFields). */
+    callerAddress?: string | null;
+  },
 ): Promise<ProxyUser> {
   const chosen = props.body.login;
   if (chosen !== undefined && !PROXY_USER_LOGIN.test(chosen)) {
@@ -131,7 +137,10 @@ export async function createProxyUserForPlan(
       if ((await countProxyUsers(tx, { planId: plan.id })) >= MAX_PROXY_USERS_PER_PLAN) {
         throw new DomainError('CONFLICT', proxyUserMessages.full);
       }
-      const fields = await readProxyUserFields(tx, plan, props.body);
+      const fields = await readProxyUserFields(tx, plan, props.body, {
+        userId: props.userId,
+        callerAddress: props.callerAddress ?? null,
+      });
       if (fields.capPeriod === 'lifetime') {
         await checkLifetimeCapFits(tx, plan, undefined, fields.trafficCapBytes ?? 0);
       }
@@ -251,11 +260,18 @@ async function periodCounters(
  */
 export async function updateProxyUserFields(
   ctx: ServiceContext,
-  props: { userId: string; proxyUserId: string; fields: ProxyUserFields },
+  props: {
+    userId: string;
+    proxyUserId: string;
+    fields: ProxyUserFields;
+    /** The address the request came from: on the allowlist, it is proved (see readProxyUserFields). */
+    callerAddress?: string | null;
+  },
 ): Promise<ProxyUser> {
   const row = await ctx.db.transaction(async (tx) => {
     const { plan, proxyUser } = await lockOwnProxyUser(tx, props.userId, props.proxyUserId);
-    const set = await readProxyUserFields(tx, plan, props.fields, proxyUser);
+    const writer = { userId: props.userId, callerAddress: props.callerAddress ?? null };
+    const set = await readProxyUserFields(tx, plan, props.fields, writer, proxyUser);
     const capBytes = set.trafficCapBytes === undefined ? proxyUser.trafficCapBytes : set.trafficCapBytes;
     const period = set.capPeriod === undefined ? proxyUser.capPeriod : set.capPeriod;
     const raisesLifetime =

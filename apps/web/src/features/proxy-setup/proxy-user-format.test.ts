@@ -35,6 +35,7 @@ function user(overrides: Partial<ProxyUser> = {}): ProxyUser {
     usage: { period_used_bytes: 0, period_start: null, cap_left_bytes: null, lifetime_used_bytes: 0 },
     targeting: null,
     allowlist: [],
+    allowlist_verified: [],
     created_at: '2026-01-10T12:00:00.000Z',
     updated_at: '2026-01-10T12:00:00.000Z',
     ...overrides,

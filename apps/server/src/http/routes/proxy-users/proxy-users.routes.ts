@@ -1,3 +1,4 @@
+import { canonicalIpAddress } from '@bytegate/contracts/allowlist';
 import type { ApiKeyScope } from '@bytegate/contracts/api-keys';
 import {
   createProxyUserBodySchema,
@@ -27,7 +28,9 @@ const PAGE_MAX = 100;
 const FIELDS_HELP =
   'Traffic caps are GB (1024³ bytes) with up to 3 decimals, per `day` or `month` (UTC) or for the `lifetime`; ' +
   'a lifetime cap sets that much of the plan’s traffic aside for the user. `threads` is at most the plan’s. ' +
-  '`targeting` takes the Proxy Settings fields (null: the plan’s settings apply); `allowlist` public IP addresses.';
+  '`targeting` takes the Proxy Settings fields (null: the plan’s settings apply); `allowlist` public IP addresses ' +
+  '(or the caller’s own); an address lets traffic in without credentials only once proved, by listing it in a ' +
+  'request from that very address (`allowlist_verified`), and not if another account proved it (409).';
 const byId = z.object({ id: idField('Proxy user id') });
 
 /** Who the routes serve: the public API (API keys, scopes) or the dashboard (a signed-in session). */
@@ -109,6 +112,7 @@ export const proxyUserRoutes: FastifyPluginAsyncZod<{
         userId: audience.userIdOf(request),
         planId: request.params.id,
         body: request.body,
+        callerAddress: canonicalIpAddress(request.ip),
       });
       return reply.code(201).send({ proxy_user: proxyUser });
     },
@@ -151,7 +155,7 @@ export const proxyUserRoutes: FastifyPluginAsyncZod<{
         body: proxyUserFieldsSchema.meta({
           examples: [{ enabled: false }, { traffic_cap_gb: 5, cap_period: 'day' }],
         }),
-        response: { 200: z.object({ proxy_user: proxyUserSchema }), ...ERRORS },
+        response: { 200: z.object({ proxy_user: proxyUserSchema }), 409: errorResponseSchema, ...ERRORS },
       },
     },
     async (request) => ({
@@ -159,6 +163,7 @@ export const proxyUserRoutes: FastifyPluginAsyncZod<{
         userId: audience.userIdOf(request),
         proxyUserId: request.params.id,
         fields: request.body,
+        callerAddress: canonicalIpAddress(request.ip),
       }),
     }),
   );

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from '../../../services/billing/adjust-balance.ts';
 import { createUserViaApi, startTestServer, type TestServer } from '../../../testing/test-server.ts';
 
-type Entry = { address: string; createdAt: string };
+type Entry = { address: string; createdAt: string; verified: boolean };
 
 describe.each(testDatabaseKinds())('plan allowlist API on %s', (kind) => {
   let server: TestServer;
@@ -160,7 +160,7 @@ describe.each(testDatabaseKinds())('plan allowlist API on %s', (kind) => {
     // The same answer as for an address nobody lists.
     expect(byFirst.status).toBe(201);
     expect(bySecond.status).toBe(201);
-    expect(Object.keys(bySecond.body).sort()).toEqual(['address', 'createdAt']);
+    expect(Object.keys(bySecond.body).sort()).toEqual(['address', 'createdAt', 'verified']);
     expect((await list(second.token, second.planId)).body.addresses.map((entry) => entry.address)).toEqual([
       '192.0.3.20',
     ]);

@@ -42,6 +42,7 @@ describe.each(testDatabaseKinds())('proxy users in the public API on %s', (kind)
       usage: { period_used_bytes: 0, period_start: null, cap_left_bytes: null, lifetime_used_bytes: 0 },
       targeting: null,
       allowlist: [],
+      allowlist_verified: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -338,7 +339,8 @@ describe.each(testDatabaseKinds())('proxy users in the public API on %s', (kind)
       [{ traffic_cap_gb: 1 }, proxyUserMessages.capPeriodRequired, 'cap_period'],
       [{ cap_period: 'lifetime' }, proxyUserMessages.capPeriodWithoutCap, 'cap_period'],
       [{ traffic_cap_gb: 0.0001, cap_period: 'day' }, proxyUserMessages.capFormat, 'traffic_cap_gb'],
-      [{ allowlist: ['127.0.0.1'] }, allowlistMessages.notPublic, 'allowlist'],
+      // Loopback, but not the caller's own (127.0.0.1, which may be listed, proved).
+      [{ allowlist: ['127.0.0.2'] }, allowlistMessages.notPublic, 'allowlist'],
       [
         { targeting: { countries: ['US'], rotation_interval: 0 } },
         proxySettingsMessages.rotation,

@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_users" ADD COLUMN "allowlist_verified" text[] DEFAULT '{}' NOT NULL;
