@@ -36,7 +36,8 @@ describe.each(testDatabaseKinds())('allowlist addresses proved and held, on %s',
   }
   type Customer = Awaited<ReturnType<typeof customer>>;
 
-  const from = (address: string | undefined) => (address ? { 'x-forwarded-for': address } : {});
+  const from = (address: string | undefined): Record<string, string> =>
+    address ? { 'x-forwarded-for': address } : {};
   const addToPlan = (who: Customer, address: string, at?: string): Promise<Answer> =>
     server.request('POST', '/api/subuser/allowlist', {
       token: who.token,
