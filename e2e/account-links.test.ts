@@ -3,8 +3,10 @@
 // verification: "Forgot your password?" to a new password (the old one refused, the other browser
 // signed out); a new account held back from paying by the banner until its mailed link is followed; the
 // profile saved into the header at once, and a new email taken once its link is followed. axe checks
-// every new page and state at 1280 and 375 px.
+// every new page and state at 1280 and 375 px. An account locked by 100 failed sign-ins from 100
+// addresses lets its owner in through a mailed sign-in link.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Agent, fetch as fetchFrom } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ReceivedMail,
@@ -333,4 +335,55 @@ describe('the profile', () => {
     expect(await profileCard().getByText('Your email changes to').count()).toBe(0);
     await expect.poll(() => profileCard().getByLabel('Email', { exact: true }).inputValue()).toBe(newEmail);
   });
+});
+
+describe('a locked account (audit finding 17)', () => {
+  const agents: Agent[] = [];
+  afterAll(async () => {
+    await Promise.all(agents.map((agent) => agent.close()));
+  });
+
+  it('tells the owner the sign-in is paused, mails a sign-in link on request and signs in with it', async () => {
+    const account = newAccount();
+    const setup = await newPage();
+    await signUpThroughForm(setup, server.url, account);
+    const email = account.email.toLowerCase();
+    // 100 wrong passwords, each from its own address: the account pauses browsers it does not know.
+    for (let i = 1; i <= 100; i++) {
+      const agent = new Agent({ localAddress: `127.0.1.${i}` });
+      agents.push(agent);
+      const response = await fetchFrom(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: `guess ${i}` }),
+        dispatcher: agent,
+      });
+      expect(response.status).toBe(401);
+    }
+
+    // The owner, in a new browser, with the right password: told what happened and what to do.
+    const page = await newPage();
+    await logInThroughForm(page, server.url, account.email, account.password);
+    await page
+      .getByText('Too many failed sign-in attempts on this account from other browsers', { exact: false })
+      .waitFor();
+    await checkAccessibility(page, 'login-locked');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByText('we have emailed its owner a one-time sign-in link', { exact: false }).waitFor();
+    const mail = await mailFor(email, 2);
+    expect(mail.parsed.subject).toBe('Sign in to your Bytegate account');
+    expect(mail.parsed.text).toContain('with a wrong password 100 times from 100 different addresses');
+
+    // The link opens a page that signs in only when asked (a mail scanner opening it spends nothing).
+    await page.goto(linkIn(mail, '/sign-in-link'));
+    await page.getByRole('heading', { name: 'Sign in with your link' }).waitFor();
+    await checkAccessibility(page, 'sign-in-link');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+
+    // This browser is now the account's: its password sign-in is no longer paused.
+    await page.context().clearCookies({ name: 'bytegate_session' });
+    await logInThroughForm(page, server.url, account.email, account.password);
+    await page.waitForURL(`${server.url}/dashboard`);
+  }, 240_000);
 });

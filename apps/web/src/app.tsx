@@ -63,6 +63,9 @@ const ResetPasswordPage = withServerState(() =>
 const VerifyEmailPage = withServerState(() =>
   import('./routes/public/verify-email-page.tsx').then((module) => module.VerifyEmailPage),
 );
+const SignInLinkPage = withServerState(() =>
+  import('./routes/public/sign-in-link-page.tsx').then((module) => module.SignInLinkPage),
+);
 const ContactPage = lazy(() =>
   import('./routes/public/contact-page.tsx').then((module) => ({ default: module.ContactPage })),
 );
@@ -116,6 +119,7 @@ export const routes: RouteObject[] = [
           [ACCOUNT_LINK_PAGES.forgotPassword, ForgotPasswordPage],
           [ACCOUNT_LINK_PAGES.resetPassword, ResetPasswordPage],
           [ACCOUNT_LINK_PAGES.verifyEmail, VerifyEmailPage],
+          [ACCOUNT_LINK_PAGES.signInLink, SignInLinkPage],
         ] as const
       ).map(([path, Page]) => ({
         path,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionModeField } from './auth.ts';
 import { emailField, newPasswordField, recaptchaTokenField } from './fields.ts';
 import { messages, waitText } from './messages.ts';
 import { text } from './text.ts';
@@ -11,6 +12,8 @@ import { text } from './text.ts';
 export const PASSWORD_RESET_LINK_TTL_MS = 30 * 60 * 1000;
 export const EMAIL_VERIFICATION_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const EMAIL_CHANGE_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+/** A one-time sign-in link, mailed to the owner of an account locked by failed sign-ins elsewhere. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60 * 1000;
 
 /** A token's length as we make it: 32 bytes in base64url. */
 export const LINK_TOKEN_LENGTH = 43;
@@ -43,6 +46,12 @@ export const accountLinkMessages = {
     `Too many verification emails. Please try again in ${waitText(seconds)}.`,
   tooManyLinkAttempts: (seconds: number) =>
     `Too many attempts with emailed links. Please try again in ${waitText(seconds)}.`,
+  signInLinkRequested:
+    'If this account is locked, we have emailed its owner a one-time sign-in link. It works for 15 minutes, once.',
+  signInLinkInvalid:
+    'This sign-in link is invalid, has expired or was already used. Please ask for a new one from the sign-in page.',
+  tooManySignInLinks: (seconds: number) =>
+    `Too many sign-in links asked for. Please try again in ${waitText(seconds)}.`,
 } as const;
 
 /** A link's token as the page sends it; one that is not ours is simply not found (INVALID_LINK). */
@@ -91,6 +100,20 @@ export type VerifyEmailRequest = z.input<typeof verifyEmailRequestSchema>;
 /** The account's address now; `isEmailChanged` when the link was for a change of email. */
 export const verifyEmailResponseSchema = z.object({ email: z.string(), isEmailChanged: z.boolean() });
 export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
+/** "Email me a sign-in link" on the sign-in page of a locked account. */
+export const signInLinkRequestSchema = z.object({
+  email: emailField,
+  recaptchaToken: recaptchaTokenField,
+});
+export type SignInLinkRequest = z.input<typeof signInLinkRequestSchema>;
+
+/** Following a sign-in link: its token, and (the web app) a cookie session. */
+export const signInWithLinkRequestSchema = z.object({
+  token: linkTokenField,
+  session: sessionModeField,
+});
+export type SignInWithLinkRequest = z.input<typeof signInWithLinkRequestSchema>;
 
 export const resendVerificationResponseSchema = z.object({ success: z.literal(true), email: z.string() });
 export type ResendVerificationResponse = z.infer<typeof resendVerificationResponseSchema>;

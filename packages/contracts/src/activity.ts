@@ -155,10 +155,11 @@ export interface ActivityDetails {
   api_key_revoked: { name: string };
   password_changed: NoDetails;
   password_set: NoDetails;
-  password_reset: NoDetails;
+  /** What the reset revoked (entries from before these were counted have none). */
+  password_reset: { revokedSessions?: number; revokedApiKeys?: number };
   email_change_requested: { newEmail: string };
   email_change_cancelled: NoDetails;
-  email_changed: { email: string; previousEmail: string };
+  email_changed: { email: string; previousEmail: string; revokedSessions?: number; revokedApiKeys?: number };
   email_verified: { email: string };
   two_factor_enabled: NoDetails;
   two_factor_disabled: NoDetails;
@@ -218,7 +219,17 @@ const gb = (bytes: unknown) => {
   const value = num(bytes);
   return value === null ? '' : `${(value / 1024 ** 3).toFixed(2)} GB`;
 };
-const signInMethod = (method: unknown) => (method === 'google' ? 'Google' : 'your password');
+/** "2 API keys revoked", or nothing when none (or an older entry that did not count them). */
+const apiKeysRevoked = (count: unknown) => {
+  const value = num(count) ?? 0;
+  return value > 0 && `${value} API ${value === 1 ? 'key' : 'keys'} revoked`;
+};
+const signInMethod = (method: unknown) =>
+  method === 'google'
+    ? 'Google'
+    : method === 'email_link'
+      ? 'a sign-in link emailed to you'
+      : 'your password';
 
 const WORDING: { [K in ActivityKind]: KindWording<K> } = {
   account_created: {
@@ -374,7 +385,8 @@ const WORDING: { [K in ActivityKind]: KindWording<K> } = {
   password_reset: {
     icon: 'password',
     title: 'Password reset',
-    detail: () => 'With a link mailed to you; every session was signed out',
+    detail: (d) =>
+      line('With a link mailed to you; every session was signed out', apiKeysRevoked(d.revokedApiKeys)),
   },
   email_change_requested: {
     icon: 'email',
@@ -385,7 +397,13 @@ const WORDING: { [K in ActivityKind]: KindWording<K> } = {
   email_changed: {
     icon: 'email',
     title: 'Email address changed',
-    detail: (d) => line(`Now ${str(d.email)}`, str(d.previousEmail) && `was ${str(d.previousEmail)}`),
+    detail: (d) =>
+      line(
+        `Now ${str(d.email)}`,
+        str(d.previousEmail) && `was ${str(d.previousEmail)}`,
+        num(d.revokedSessions) !== null && 'Your other sessions were signed out',
+        apiKeysRevoked(d.revokedApiKeys),
+      ),
   },
   email_verified: { icon: 'email', title: 'Email address verified', detail: (d) => str(d.email) || null },
   two_factor_enabled: {

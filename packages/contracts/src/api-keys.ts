@@ -33,6 +33,8 @@ export const apiKeyMessages = {
   scopeUnknown: `Scopes must be among ${API_KEY_SCOPES.join(', ')}.`,
   expiryInvalid: `Expiry must be a whole number of days from 1 to ${API_KEY_MAX_EXPIRY_DAYS}, or none.`,
   passwordRequired: 'Please enter your password.',
+  emailNotVerified:
+    'Please verify your email address before creating an API key: follow the link we emailed you, or send a new one from the dashboard.',
   full: (max: number) =>
     `You have ${max} API keys, the most an account may hold: revoke one to create another.`,
   notFound: 'No such API key',

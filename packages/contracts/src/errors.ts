@@ -65,6 +65,11 @@ export const errorCatalogue = {
   BODY_TOO_LARGE: 400,
   /** Too many requests from this address (or for this email). */
   RATE_LIMITED: 429,
+  /**
+   * Many failed sign-ins from many addresses paused this account's sign-ins from browsers it does not
+   * know; its owner may ask for a one-time sign-in link by mail (`POST /api/auth/sign-in-link`).
+   */
+  ACCOUNT_LOCKED: 429,
   /** An unexpected failure; details are in the server log, never in the answer. */
   INTERNAL_ERROR: 500,
   /** A dependency (the bot check service) could not be reached. */

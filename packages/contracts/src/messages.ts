@@ -62,6 +62,8 @@ export const waitMessages = {
   tooManyRequests: (seconds: number) => `Too many requests. Please try again in ${waitText(seconds)}.`,
   tooManyLoginAttempts: (seconds: number) =>
     `Too many failed sign-in attempts. Please try again in ${waitText(seconds)}.`,
+  accountLocked: (seconds: number) =>
+    `Too many failed sign-in attempts on this account from other browsers: sign-ins from browsers it does not know are paused for ${waitText(seconds)}. If it is your account, we can email you a one-time sign-in link.`,
   tooManyPasswordAttempts: (seconds: number) =>
     `Too many password attempts. Please try again in ${waitText(seconds)}.`,
 } as const;

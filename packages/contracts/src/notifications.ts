@@ -25,7 +25,7 @@ export type NotificationKind = ChosenNotificationKind | 'test';
 export type TwoFactorChange = 'enabled' | 'disabled' | 'recovery_codes_regenerated' | 'reset_by_staff';
 
 /** How a sign-in's first factor was given. */
-export type SignInMethod = 'password' | 'google';
+export type SignInMethod = 'password' | 'google' | 'email_link';
 
 /** Each kind's `data`. Money is in US dollars as numbers with cents (12.5), traffic in integer bytes. */
 export interface NotificationData {

@@ -32,6 +32,7 @@ export const ACCOUNT_LINK_PAGES = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
+  signInLink: '/sign-in-link',
 } as const;
 
 /** Every route the web app answers (SPEC section 2); any other path is the 404 page, with status 404. */

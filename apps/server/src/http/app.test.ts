@@ -212,6 +212,39 @@ describe.each(testDatabaseKinds())('HTTP platform on %s', (kind) => {
       }
     });
 
+    it("refuses an answer that leaves out the action or the host name, or names others than this form's and PUBLIC_URL's", async () => {
+      // The server's PUBLIC_URL is http://127.0.0.1:<port>: its host is the one answers must name.
+      expect(new URL(server.config.publicUrl).hostname).toBe('127.0.0.1');
+      const refused = {
+        'no action': 'human@127.0.0.1',
+        'another action': 'human-login@127.0.0.1',
+        'no host name': 'human-signup@',
+        'another host name': 'human-signup@127.0.0.2',
+        'a host name that only ends like ours': 'human-signup@evil127.0.0.1',
+      };
+      for (const [why, recaptchaToken] of Object.entries(refused)) {
+        const before = siteverify.received.length;
+        const { status, body } = await server.request('POST', '/api/auth/signup', {
+          body: buildSignup({ recaptchaToken }),
+        });
+        expect({ why, status, body }).toEqual({
+          why,
+          status: 403,
+          body: { error: 'The security check failed. Please try again.', code: 'RECAPTCHA_FAILED' },
+        });
+        // Asked of siteverify, which answered success: refused for what the answer said.
+        expect(siteverify.received.length).toBe(before + 1);
+      }
+      const accepted = await server.request('POST', '/api/auth/signup', {
+        body: buildSignup({ recaptchaToken: 'human-signup@127.0.0.1' }),
+      });
+      expect(accepted.status).toBe(201);
+      const login = await server.request('POST', '/api/auth/login', {
+        body: { email: 'nobody@example.com', password: 'whatever it is', recaptchaToken: 'human@127.0.0.1' },
+      });
+      expect(login.body.code).toBe('RECAPTCHA_FAILED');
+    });
+
     it('accepts a passing token, sending the secret and the token to siteverify', async () => {
       const signup = await server.request<{ token: string }>('POST', '/api/auth/signup', {
         body: buildSignup({ recaptchaToken: 'human-signup', email: 'human@example.com' }),

@@ -86,7 +86,12 @@ function partsOf<K extends NotificationKind>(kind: K, data: NotificationData[K])
     }
     case 'new_sign_in': {
       const d = data as NotificationData['new_sign_in'];
-      const how = d.method === 'google' ? 'with Google' : 'with your password';
+      const how =
+        d.method === 'google'
+          ? 'with Google'
+          : d.method === 'email_link'
+            ? 'with a sign-in link emailed to you'
+            : 'with your password';
       return {
         subject: 'New sign-in to your account',
         title: 'A new sign-in to your account',

@@ -111,14 +111,14 @@ export function passwordReset({ name, link, validMinutes }: PasswordResetProps):
       `Hello ${name},`,
       `Someone (hopefully you) asked to reset the password of your ${PRODUCT_NAME} account. To choose a new password, open this link:`,
       link,
-      `${validity} Setting a new password signs you out on every device; your proxy credentials keep working.`,
+      `${validity} Setting a new password signs you out on every device and revokes every API key of the account (create new ones once you are back); your proxy credentials keep working.`,
       notYou,
     ]),
     html: htmlLayout('Reset your password', [
       `<p>Hello ${escapeHtml(name)},</p>`,
       `<p>Someone (hopefully you) asked to reset the password of your ${escapeHtml(PRODUCT_NAME)} account.</p>`,
       linkButton(link, 'Choose a new password'),
-      `<p>${escapeHtml(validity)} Setting a new password signs you out on every device; your proxy credentials keep working.</p>`,
+      `<p>${escapeHtml(validity)} Setting a new password signs you out on every device and revokes every API key of the account (create new ones once you are back); your proxy credentials keep working.</p>`,
       `<p>${escapeHtml(notYou)}</p>`,
     ]),
     secrets: [link],
@@ -168,6 +168,8 @@ export interface EmailChangeProps {
 export function emailChangeConfirmation({ name, newEmail, link, validHours }: EmailChangeProps): MailContent {
   const ask = `You asked to use ${newEmail} for your ${PRODUCT_NAME} account. To confirm, open this link:`;
   const validity = `The link works for ${validHours} hours. Until it is followed, your account keeps its current email.`;
+  const revokes =
+    'Confirming signs you out on every other device and revokes every API key of the account (create new ones afterwards); your proxy credentials keep working.';
   return {
     subject: `Confirm your new email for ${PRODUCT_NAME}`,
     text: textLayout([
@@ -175,6 +177,7 @@ export function emailChangeConfirmation({ name, newEmail, link, validHours }: Em
       ask,
       link,
       validity,
+      revokes,
       'If you did not ask for this, ignore this email.',
     ]),
     html: htmlLayout('Confirm your new email', [
@@ -182,6 +185,7 @@ export function emailChangeConfirmation({ name, newEmail, link, validHours }: Em
       `<p>You asked to use <strong>${escapeHtml(newEmail)}</strong> for your ${escapeHtml(PRODUCT_NAME)} account.</p>`,
       linkButton(link, 'Confirm my new email'),
       `<p>${escapeHtml(validity)}</p>`,
+      `<p>${escapeHtml(revokes)}</p>`,
       '<p>If you did not ask for this, ignore this email.</p>',
     ]),
     secrets: [link],
@@ -210,6 +214,45 @@ export function emailChangeRequested({ name, newEmail }: EmailChangeRequestedPro
       `<p><strong>${escapeHtml(notYou)}</strong></p>`,
     ]),
     secrets: [],
+  };
+}
+
+export interface SignInLinkProps {
+  name: string;
+  /** The page that signs in with the link's token. */
+  link: string;
+  validMinutes: number;
+  /** Wrong passwords tried on the account from browsers it does not know, in the lock's window. */
+  failures: number;
+  /** From how many client addresses they came. */
+  addresses: number;
+  /** How long the lock still holds. */
+  lockedMinutes: number;
+}
+
+/**
+ * The way in for the owner of an account that many addresses guessed at: what happened, and a link that
+ * signs in once (a second factor still asked where it is on). Asked for on the sign-in page.
+ */
+export function signInLink(props: SignInLinkProps): MailContent {
+  const { name, link, validMinutes, failures, addresses, lockedMinutes } = props;
+  const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const happened = `Someone tried to sign in to your ${PRODUCT_NAME} account with a wrong password ${plural(failures, 'time', 'times')} from ${plural(addresses, 'address', 'different addresses')}. To keep guessing slow, sign-ins from browsers that have never been used with your account are paused for the next ${plural(lockedMinutes, 'minute', 'minutes')}. Browsers you signed in with before are not affected.`;
+  const ask = 'You (or someone typing your email) asked to sign in anyway. To sign in now, open this link:';
+  const validity = `The link works for ${validMinutes} minutes, once, and remembers the browser you open it in. Where two-factor authentication is on, it still asks for your code.`;
+  const advice =
+    'Your password was not accepted in any of those attempts. If you use it on another site too, change it in User Settings once you are in. If you did not ask for this link, ignore this email: nobody can use it without reading your mail.';
+  return {
+    subject: `Sign in to your ${PRODUCT_NAME} account`,
+    text: textLayout([`Hello ${name},`, happened, ask, link, validity, advice]),
+    html: htmlLayout('Sign in to your account', [
+      `<p>Hello ${escapeHtml(name)},</p>`,
+      `<p>${escapeHtml(happened)}</p>`,
+      `<p>${escapeHtml(ask)}</p>`,
+      linkButton(link, 'Sign in'),
+      `<p>${escapeHtml(validity)}</p>`,
+      `<p>${escapeHtml(advice)}</p>`,
+    ]),
   };
 }
 

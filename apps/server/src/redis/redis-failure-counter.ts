@@ -17,6 +17,7 @@ export function redisFailureCounts(redis: Redis, prefix: string): FailureCountsF
   return (rule: FailureRule, name: string): FailureCounts => {
     const fallback = local(rule, name);
     const keyOf = (key: string) => `${prefix}login:${name}:${key}`;
+    const sourcesOf = (key: string) => `${prefix}login:${name}:${key}:sources`;
     return {
       async lockedForMs(key) {
         try {
@@ -28,10 +29,15 @@ export function redisFailureCounts(redis: Redis, prefix: string): FailureCountsF
           return fallback.lockedForMs(key);
         }
       },
-      async fail(key) {
-        await fallback.fail(key);
+      async fail(key, source) {
+        await fallback.fail(key, source);
         try {
-          await redis.multi().set(keyOf(key), 0, 'PX', rule.windowMs, 'NX').incr(keyOf(key)).exec();
+          const multi = redis.multi().set(keyOf(key), 0, 'PX', rule.windowMs, 'NX').incr(keyOf(key));
+          if (source !== undefined) {
+            // The sources' set lives as long as the window's last failure: never shorter than the count.
+            multi.sadd(sourcesOf(key), source).pexpire(sourcesOf(key), rule.windowMs);
+          }
+          await multi.exec();
         } catch {
           // Counted locally; Redis's count resumes when it is back.
         }
@@ -39,9 +45,18 @@ export function redisFailureCounts(redis: Redis, prefix: string): FailureCountsF
       async clear(key) {
         await fallback.clear(key);
         try {
-          await redis.del(keyOf(key));
+          await redis.del(keyOf(key), sourcesOf(key));
         } catch {
           // The window ends on its own.
+        }
+      },
+      async tally(key) {
+        try {
+          const results = await redis.multi().get(keyOf(key)).scard(sourcesOf(key)).exec();
+          const failures = Number(results?.[0]?.[1] ?? 0);
+          return { failures, sources: failures > 0 ? Number(results?.[1]?.[1] ?? 0) : 0 };
+        } catch {
+          return fallback.tally(key);
         }
       },
     };

@@ -13,6 +13,8 @@ export interface FakeSiteverify {
  * `{ success, score, action, challenge_ts, hostname, "error-codes" }`.
  * Tokens name the outcome: `human-<action>` passes, `bot-<action>` scores 0.1, anything else is invalid;
  * `@<host>` at the end sets the host name the token was solved on (default 127.0.0.1, where the tests serve the site).
+ * `human` or `bot` without `-<action>` answers without an `action`, and a bare `@` at the end without a
+ * `hostname`, as answers of keys of another kind (v2) or of another setup may.
  */
 export async function startFakeSiteverify(secret: string): Promise<FakeSiteverify> {
   const received: URLSearchParams[] = [];
@@ -25,16 +27,17 @@ export async function startFakeSiteverify(secret: string): Promise<FakeSiteverif
       const form = new URLSearchParams(raw);
       received.push(form);
       const [token = '', hostname = '127.0.0.1'] = (form.get('response') ?? '').split('@');
+      const solved = /^(human|bot)(?:-(.+))?$/.exec(token);
       let answer: Record<string, unknown>;
       if (form.get('secret') !== secret) {
         answer = { success: false, 'error-codes': ['invalid-input-secret'] };
-      } else if (token.startsWith('human-') || token.startsWith('bot-')) {
+      } else if (solved) {
         answer = {
           success: true,
-          score: token.startsWith('human-') ? 0.9 : 0.1,
-          action: token.slice(token.indexOf('-') + 1),
+          score: solved[1] === 'human' ? 0.9 : 0.1,
+          ...(solved[2] === undefined ? {} : { action: solved[2] }),
           challenge_ts: new Date().toISOString(),
-          hostname,
+          ...(hostname === '' ? {} : { hostname }),
           'error-codes': [],
         };
       } else {

@@ -11,6 +11,8 @@ import type {
   ResendVerificationResponse,
   ResetPasswordRequest,
   ResetPasswordResponse,
+  SignInLinkRequest,
+  SignInWithLinkRequest,
   VerifyEmailRequest,
   VerifyEmailResponse,
 } from '@bytegate/contracts/account-links';
@@ -209,6 +211,15 @@ export const api = {
     verifyEmail: (body: VerifyEmailRequest) =>
       request<VerifyEmailResponse>('POST', '/auth/verify-email', { body, auth: false }),
     resendVerification: () => request<ResendVerificationResponse>('POST', '/auth/verify-email/resend'),
+    /** A locked account's way in: the link is mailed to its owner (the same answer for any email). */
+    requestSignInLink: (body: SignInLinkRequest) =>
+      request<ForgotPasswordResponse>('POST', '/auth/sign-in-link', { body, auth: false }),
+    /** The session (a cookie), or with two-factor on a challenge that `auth.loginTwoFactor` finishes. */
+    signInWithLink: (body: SignInWithLinkRequest) =>
+      request<CookieAuthResponse | TwoFactorChallenge>('POST', '/auth/sign-in-link/sign-in', {
+        body: { ...body, session: 'cookie' },
+        auth: false,
+      }),
   },
   config: {
     get: () => request<PublicConfig>('GET', '/config', { auth: false }),

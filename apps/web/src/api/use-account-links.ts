@@ -1,6 +1,8 @@
 import type {
   ForgotPasswordRequest,
   ResetPasswordRequest,
+  SignInLinkRequest,
+  SignInWithLinkRequest,
   VerifyEmailRequest,
 } from '@bytegate/contracts/account-links';
 import { useMutation } from '@tanstack/react-query';
@@ -34,6 +36,23 @@ export function useVerifyEmail() {
     onSuccess: async () => {
       if (sessionStore.get()) {
         await refreshMe().catch(() => undefined);
+      }
+    },
+  });
+}
+
+/** "Email me a sign-in link" on the sign-in page of a locked account. */
+export function useRequestSignInLink() {
+  return useMutation({ mutationFn: (body: SignInLinkRequest) => api.accountLinks.requestSignInLink(body) });
+}
+
+/** Signs in with a mailed sign-in link: the session, or a two-factor challenge still to pass. */
+export function useSignInWithLink() {
+  return useMutation({
+    mutationFn: (body: SignInWithLinkRequest) => api.accountLinks.signInWithLink(body),
+    onSuccess: (result) => {
+      if ('user' in result) {
+        sessionStore.signIn(result);
       }
     },
   });

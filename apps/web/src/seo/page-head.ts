@@ -113,6 +113,11 @@ const heads = new Map<string, PageHead>([
       'Verify Your Email',
       'Confirm the email address of your Bytegate account with the link we emailed you.',
     ),
+    noindexPage(
+      ACCOUNT_LINK_PAGES.signInLink,
+      'Sign In With Your Link',
+      'Sign in to your Bytegate account with the one-time link we emailed you while sign-ins were paused.',
+    ),
   ],
   ...HELP_ENTRIES.map((entry) => {
     const [path, head] = page(entry.path, entry.title, entry.description, {

@@ -96,10 +96,15 @@ export async function touchApiKey(
     );
 }
 
-/** Revokes every key of an account (account deleted, or staff disabling it). */
-export async function revokeAllApiKeys(db: Executor, params: { userId: string; now: Date }): Promise<void> {
-  await db
+/**
+ * Revokes every key of an account (account deleted, password reset, change of email); answers how
+ * many were live.
+ */
+export async function revokeAllApiKeys(db: Executor, params: { userId: string; now: Date }): Promise<number> {
+  const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: params.now })
-    .where(and(eq(apiKeys.userId, params.userId), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.userId, params.userId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return revoked.length;
 }

@@ -1,8 +1,15 @@
 import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
-/** What a mailed one-time link does: set a new password, or prove an address (at sign-up or a change). */
-export const accountTokenPurpose = pgEnum('account_token_purpose', ['password_reset', 'email_verification']);
+/**
+ * What a mailed one-time link does: set a new password, prove an address (at sign-up or a change), or
+ * sign in once to an account locked by failed sign-ins elsewhere.
+ */
+export const accountTokenPurpose = pgEnum('account_token_purpose', [
+  'password_reset',
+  'email_verification',
+  'sign_in_link',
+]);
 
 /**
  * A mailed one-time link. Only the SHA-256 of its token is stored; it works once (`usedAt`) and until
@@ -41,8 +48,8 @@ export const twoFactorRecoveryCodes = pgTable(
   (table) => [index('two_factor_recovery_codes_user_idx').on(table.userId)],
 );
 
-/** How the first factor of a sign-in waiting for its second was given. */
-export const signInMethod = pgEnum('sign_in_method', ['password', 'google']);
+/** How the first factor of a sign-in waiting for its second was given (`email_link`: a mailed sign-in link). */
+export const signInMethod = pgEnum('sign_in_method', ['password', 'google', 'email_link']);
 
 /**
  * A sign-in that passed its first factor (password or Google) and waits for a two-factor code: the

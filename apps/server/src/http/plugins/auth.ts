@@ -163,6 +163,25 @@ export async function signedInUserIdOf(ctx: ServiceContext, request: FastifyRequ
   return (await authenticateToken(ctx, cookie))?.user.id ?? null;
 }
 
+/**
+ * The live session a request carries (its bearer token, or else the browser's cookie), or null; it never
+ * refuses. With no CSRF check it may only spare a session, never act in its name: following a link that
+ * changes the account's email keeps the session of the browser that follows it.
+ */
+export async function currentSessionOf(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+): Promise<{ userId: string; sessionId: string } | null> {
+  const header = request.headers.authorization;
+  const token =
+    header === undefined ? request.cookies[sessionCookieName(ctx.config)] : BEARER.exec(header)?.[1];
+  if (!token || !TOKEN.test(token) || isApiKeySecret(token)) {
+    return null;
+  }
+  const found = await authenticateToken(ctx, token);
+  return found ? { userId: found.user.id, sessionId: found.session.id } : null;
+}
+
 /** The signed-in user of a route guarded by `requireAuth`. */
 export function getAuth(request: FastifyRequest): Auth {
   if (!request.auth) {

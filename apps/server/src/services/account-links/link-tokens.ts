@@ -16,6 +16,10 @@ export function hashLinkToken(token: string): string {
 }
 
 /** The web page a link opens, on the site's public origin, carrying its token. */
-export function linkUrl(publicUrl: string, page: 'resetPassword' | 'verifyEmail', token: string): string {
+export function linkUrl(
+  publicUrl: string,
+  page: 'resetPassword' | 'verifyEmail' | 'signInLink',
+  token: string,
+): string {
   return `${publicUrl}${ACCOUNT_LINK_PAGES[page]}?token=${encodeURIComponent(token)}`;
 }

@@ -3,11 +3,11 @@ import {
   expireAccountTokens,
   getActiveUserById,
   getLiveAccountToken,
-  revokeUserSessions,
   updateUserPasswordHash,
   useAccountToken,
 } from '@bytegate/db/queries';
 import { hashPassword } from '../accounts/passwords.ts';
+import { revokeAccountAccess } from '../accounts/revoke-account-access.ts';
 import { recordActivity } from '../activity/record-activity.ts';
 import type { RequestOrigin, ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -22,9 +22,10 @@ export interface ResetPasswordProps {
 }
 
 /**
- * Sets a new password with a mailed reset link, once: the link is used up, every dashboard session of
- * the account is revoked (whoever knew the old password is signed out) and its other reset links stop
- * working. Proxy credentials are not touched. Nobody is signed in: the person signs in with the new
+ * Sets a new password with a mailed reset link, once: the link is used up, every session and every API
+ * key of the account is revoked (whoever knew the old password, or held the account before its mailbox's
+ * owner reclaimed it, is out; the activity feed says how many) and its other reset links stop working.
+ * Proxy credentials are not touched. Nobody is signed in: the person signs in with the new
  * password, which also asks for a second factor where the account has one. A link that is unknown,
  * used, expired, for another address than the account's now, or of a deleted or disabled account is
  * 400 INVALID_LINK. Answers the account's email.
@@ -49,9 +50,14 @@ export async function resetPassword(
       throw invalid;
     }
     await updateUserPasswordHash(tx, { userId: user.id, passwordHash });
-    await revokeUserSessions(tx, { userId: user.id, now });
+    const revoked = await revokeAccountAccess(tx, { userId: user.id, now });
     await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
-    await recordActivity(tx, { userId: user.id, kind: 'password_reset', details: {}, origin: props.origin });
+    await recordActivity(tx, {
+      userId: user.id,
+      kind: 'password_reset',
+      details: revoked,
+      origin: props.origin,
+    });
     return { email: user.email };
   });
 }

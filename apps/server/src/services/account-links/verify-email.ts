@@ -7,6 +7,7 @@ import {
   setVerifiedEmail,
   useAccountToken,
 } from '@bytegate/db/queries';
+import { revokeAccountAccess } from '../accounts/revoke-account-access.ts';
 import { recordActivity } from '../activity/record-activity.ts';
 import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
@@ -17,12 +18,18 @@ import { hashLinkToken } from './link-tokens.ts';
  * to another address (a change of email) makes that address the account's, proven, unless another
  * account has taken it meanwhile (409 EMAIL_TAKEN, and the link still works should that account go).
  * A switch ends every other verification link of the account, so a link to the old address can never
- * switch it back. Unknown, used or expired links, and those of deleted or disabled accounts, are 400
- * INVALID_LINK.
+ * switch it back. A switch also revokes every API key and every session but the one following the link
+ * (`sessionId`, when it is the account's): the account now answers to another mailbox, and whatever
+ * was handed out before is not that mailbox's owner's to keep. Unknown, used or expired links, and
+ * those of deleted or disabled accounts, are 400 INVALID_LINK.
  */
 export async function verifyEmail(
   ctx: ServiceContext,
-  props: { token: string },
+  props: {
+    token: string;
+    /** The session of the request that follows the link, if any: kept through a change of email. */
+    current?: { userId: string; sessionId: string } | null;
+  },
 ): Promise<VerifyEmailResponse> {
   const tokenHash = hashLinkToken(props.token);
   return ctx.db.transaction(async (tx) => {
@@ -56,10 +63,15 @@ export async function verifyEmail(
       await expireAccountTokens(tx, { userId: user.id, purpose: 'email_verification', now });
       // A reset link went to the old address: it no longer reaches the account's owner.
       await expireAccountTokens(tx, { userId: user.id, purpose: 'password_reset', now });
+      const revoked = await revokeAccountAccess(tx, {
+        userId: user.id,
+        now,
+        exceptSessionId: props.current?.userId === user.id ? props.current.sessionId : undefined,
+      });
       await recordActivity(tx, {
         userId: user.id,
         kind: 'email_changed',
-        details: { email: updated.email, previousEmail: user.email },
+        details: { email: updated.email, previousEmail: user.email, ...revoked },
       });
     } else if (!user.emailVerifiedAt) {
       await recordActivity(tx, {

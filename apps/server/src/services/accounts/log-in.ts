@@ -23,7 +23,7 @@ export interface LogInProps {
  * Signs a user in. A wrong email and a wrong password get the same answer, in the same time. Failed
  * attempts (after the bot check) are counted by the throttle, which may refuse the next ones for a
  * while, saying how long; a browser that signed in to the account before is never held back by
- * failures made elsewhere. The right password goes on as `beginSignIn` decides: the session's token and
+ * failures made elsewhere, and the owner of an account locked by them is told to ask for a sign-in link. The right password goes on as `beginSignIn` decides: the session's token and
  * the browser's device token, or (two-factor on) a challenge waiting for a code.
  */
 export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<SignInOutcome> {
@@ -42,9 +42,16 @@ export async function logIn(ctx: ServiceContext, props: LogInProps): Promise<Sig
   };
   const waitMs = await props.throttle.waitMs(attempt);
   if (waitMs > 0) {
-    throw new DomainError('RATE_LIMITED', waitMessages.tooManyLoginAttempts(waitMs / 1000), undefined, {
-      retryAfterSeconds: waitMs / 1000,
-    });
+    // Held by the account's own lock (many addresses guessing it): its owner is told the way in that
+    // needs the mailbox, a one-time sign-in link. Said for any email alike: the lock is per email typed.
+    const isAccountLocked =
+      !attempt.trustedDevice && (await props.throttle.accountLock(attempt.email)) !== null;
+    throw new DomainError(
+      isAccountLocked ? 'ACCOUNT_LOCKED' : 'RATE_LIMITED',
+      (isAccountLocked ? waitMessages.accountLocked : waitMessages.tooManyLoginAttempts)(waitMs / 1000),
+      undefined,
+      { retryAfterSeconds: waitMs / 1000 },
+    );
   }
   // An account without a password (created with Google) costs the same time as a wrong one.
   const isValid =

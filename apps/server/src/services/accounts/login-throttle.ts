@@ -11,6 +11,9 @@
  *   one, only by its own count (10 in 15 minutes), so failures made elsewhere never lock it out. This
  *   is OWASP's "device cookies" design.
  *
+ * While the per-account lock holds, its owner may ask for a one-time sign-in link by mail (see
+ * sign-in-links/), which tells them how many failures came from how many addresses.
+ *
  * Counts live in this process's memory, or with REDIS_URL in Redis, shared by every API process (see
  * redis/redis-failure-counter.ts, which keeps counting here while Redis is away).
  */
@@ -30,14 +33,28 @@ export interface LoginThrottleRules {
 interface Window {
   failures: number;
   endsAt: number;
+  /** The distinct sources (client addresses) the failures came from, when told. */
+  sources: Set<string>;
 }
+
+/** A key's failures in its window so far, and from how many distinct sources. */
+export interface FailureTally {
+  failures: number;
+  sources: number;
+}
+
+/** Sources remembered per window at most: enough to tell, bounded whatever a flood sends. */
+const MAX_SOURCES = 10_000;
 
 /** Where failures are counted: this process's memory, or a store shared by many processes. */
 export interface FailureCounts {
   /** Milliseconds until the key may try again; 0 when it may now. */
   lockedForMs(key: string): Promise<number>;
-  fail(key: string): Promise<void>;
+  /** Counts a failure; `source` (a client address) is remembered to tell how many sources there were. */
+  fail(key: string, source?: string): Promise<void>;
   clear(key: string): Promise<void>;
+  /** The failures of the key's window so far (zero when it has none). */
+  tally(key: string): Promise<FailureTally>;
 }
 
 /** Failures per key in fixed windows that start at a key's first failure. */
@@ -55,9 +72,16 @@ export class FailureCounter {
     return window && window.failures >= this.rule.max ? window.endsAt - this.now() : 0;
   }
 
-  fail(key: string): void {
-    const window = this.live(key) ?? { failures: 0, endsAt: this.now() + this.rule.windowMs };
+  fail(key: string, source?: string): void {
+    const window = this.live(key) ?? {
+      failures: 0,
+      endsAt: this.now() + this.rule.windowMs,
+      sources: new Set<string>(),
+    };
     window.failures += 1;
+    if (source !== undefined && window.sources.size < MAX_SOURCES) {
+      window.sources.add(source);
+    }
     this.windows.set(key, window);
     if (this.windows.size > 100_000) {
       this.sweep();
@@ -66,6 +90,11 @@ export class FailureCounter {
 
   clear(key: string): void {
     this.windows.delete(key);
+  }
+
+  tally(key: string): FailureTally {
+    const window = this.live(key);
+    return { failures: window?.failures ?? 0, sources: window?.sources.size ?? 0 };
   }
 
   private live(key: string): Window | undefined {
@@ -106,10 +135,16 @@ export const memoryFailureCounts =
     const counter = new FailureCounter(rule, now);
     return {
       lockedForMs: async (key) => counter.lockedForMs(key),
-      fail: async (key) => counter.fail(key),
+      fail: async (key, source) => counter.fail(key, source),
       clear: async (key) => counter.clear(key),
+      tally: async (key) => counter.tally(key),
     };
   };
+
+/** The account's own lock (many addresses guessing it): how long it lasts and what led to it. */
+export interface AccountLock extends FailureTally {
+  lockedForMs: number;
+}
 
 export class LoginThrottle {
   private readonly accountAndAddress: FailureCounts;
@@ -137,6 +172,15 @@ export class LoginThrottle {
     return Math.max(...waits);
   }
 
+  /**
+   * The lock that holds every browser the account does not know (many addresses guessing it), or null
+   * while there is none. Its owner has a way in that no guesser has: a one-time link to the mailbox.
+   */
+  async accountLock(email: string): Promise<AccountLock | null> {
+    const lockedForMs = await this.accountUntrusted.lockedForMs(email);
+    return lockedForMs > 0 ? { lockedForMs, ...(await this.accountUntrusted.tally(email)) } : null;
+  }
+
   async recordFailure(attempt: LoginAttempt): Promise<void> {
     if (attempt.trustedDevice) {
       await this.trustedDevice.fail(attempt.trustedDevice);
@@ -145,7 +189,7 @@ export class LoginThrottle {
     await Promise.all([
       this.accountAndAddress.fail(`${attempt.email}|${attempt.address}`),
       this.address.fail(attempt.address),
-      this.accountUntrusted.fail(attempt.email),
+      this.accountUntrusted.fail(attempt.email, attempt.address),
     ]);
   }
 

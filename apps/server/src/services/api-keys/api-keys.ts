@@ -20,6 +20,7 @@ import {
   touchApiKey,
   type UserRow,
 } from '@bytegate/db/queries';
+import { requireVerifiedEmail } from '../account-links/require-verified-email.ts';
 import { reauthenticate } from '../accounts/reauthenticate.ts';
 import type { TwoFactorCheck } from '../accounts/two-factor/two-factor-check.ts';
 import { recordActivity } from '../activity/record-activity.ts';
@@ -50,6 +51,8 @@ export function toApiKey(row: ApiKeyRow, now = new Date()): ApiKey {
 /**
  * Creates a key after checking the account password and, while two-factor is on, a code (a stolen
  * session alone cannot mint a key that outlives it); answers the key and its secret, which is never shown again.
+ * While EMAIL_VERIFICATION is required the account's email must be proven first (403 EMAIL_NOT_VERIFIED):
+ * someone who signed up with another person's address holds no key when its owner takes it back.
  */
 export async function createApiKey(
   ctx: ServiceContext,
@@ -72,6 +75,7 @@ export async function createApiKey(
   if ((await countApiKeys(ctx.db, { userId: props.userId })) >= MAX_API_KEYS_PER_USER) {
     throw new DomainError('API_KEYS_FULL', apiKeyMessages.full(MAX_API_KEYS_PER_USER));
   }
+  await requireVerifiedEmail(ctx, { userId: props.userId, message: apiKeyMessages.emailNotVerified });
   const user = await reauthenticate(ctx.db, {
     userId: props.userId,
     password: props.password,

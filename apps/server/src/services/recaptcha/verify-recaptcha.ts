@@ -24,8 +24,8 @@ export interface VerifyRecaptchaProps {
 
 /**
  * Checks a reCAPTCHA v3 token with the siteverify endpoint. With no keys configured there is no
- * check. A missing token (400) is refused, and so are a failed check, a token made for another action
- * or site, and a score under the minimum (403).
+ * check. A missing token (400) is refused, and so are a failed check, an answer that does not name
+ * this action and our host (`action`, `hostname`), and a score under the minimum (403).
  */
 export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void> {
   const { config, token } = props;
@@ -54,10 +54,12 @@ export async function verifyRecaptcha(props: VerifyRecaptchaProps): Promise<void
   } catch {
     throw new DomainError('UPSTREAM_UNAVAILABLE', messages.recaptchaUnavailable);
   }
+  // Both must be there and match: an answer without them could be a token solved for another form or
+  // another site (a v2 key's answers carry no action; a key may serve many domains).
   const isHuman =
     answer.success &&
-    (answer.action === undefined || answer.action === props.action) &&
-    (answer.hostname === undefined || answer.hostname === props.expectedHostname) &&
+    answer.action === props.action &&
+    answer.hostname === props.expectedHostname &&
     (answer.score ?? 0) >= config.minScore;
   if (!isHuman) {
     throw new DomainError('RECAPTCHA_FAILED', messages.recaptchaFailed);

@@ -35,7 +35,7 @@ export function loadRecaptcha(siteKey: string): Promise<Grecaptcha> {
 }
 
 /** The forms with a bot check: the action each declares, which the server checks the token was made for. */
-export type BotCheckAction = 'login' | 'signup' | 'password_reset';
+export type BotCheckAction = 'login' | 'signup' | 'password_reset' | 'sign_in_link';
 
 /**
  * A fresh token for one action ('login', 'signup' or 'password_reset'), asked for at submit time as Google requires.

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { errorMessage } from '../../api/api-client.ts';
+import { ApiError, errorMessage } from '../../api/api-client.ts';
 import { useLogin } from '../../api/use-auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -15,6 +15,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { AuthLayout } from '../../features/auth/auth-layout.tsx';
 import { GoogleSignInButton } from '../../features/auth/google-button.tsx';
 import { readGoogleReturn } from '../../features/auth/google-return.ts';
+import { SignInLinkOffer } from '../../features/auth/sign-in-link-offer.tsx';
 import { TwoFactorStep } from '../../features/auth/two-factor-step.tsx';
 import { useBotCheck } from '../../features/auth/use-bot-check.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
@@ -27,6 +28,8 @@ export function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
   /** Two-factor on: the password passed, and this sign-in waits for a code. */
   const [challengeToken, setChallengeToken] = useState<string | null>(null);
+  /** The account is locked by failed sign-ins elsewhere: its owner may ask for a sign-in link. */
+  const [locked, setLocked] = useState<{ email: string; message: string } | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { email: '', password: '' },
@@ -52,6 +55,7 @@ export function LoginPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
+    setLocked(null);
     try {
       const recaptchaToken = await botCheck.getToken();
       const result = await login.mutateAsync({ ...values, recaptchaToken });
@@ -62,6 +66,10 @@ export function LoginPage() {
       toast.success(messages.loginSuccess);
       void navigate('/dashboard', { replace: true });
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'ACCOUNT_LOCKED') {
+        setLocked({ email: values.email, message: error.message });
+        return;
+      }
       const message = errorMessage(
         error,
         error instanceof Error && error.message === messages.recaptchaLoadFailed
@@ -106,6 +114,7 @@ export function LoginPage() {
     >
       <form onSubmit={onSubmit} noValidate className="space-y-5">
         {formError ? <Alert tone="error">{formError}</Alert> : null}
+        {locked ? <SignInLinkOffer key={locked.email} email={locked.email} message={locked.message} /> : null}
         {botCheck.error && !formError ? <Alert tone="error">{botCheck.error}</Alert> : null}
         <FormField
           label="Email"

@@ -15,7 +15,7 @@ import { resendEmailVerification } from '../../../services/account-links/resend-
 import { resetPassword } from '../../../services/account-links/reset-password.ts';
 import { verifyEmail } from '../../../services/account-links/verify-email.ts';
 import type { MailContext } from '../../../services/context.ts';
-import { getAuth, getOrigin } from '../../plugins/auth.ts';
+import { currentSessionOf, getAuth, getOrigin } from '../../plugins/auth.ts';
 import { keyedRateLimit, rateLimitError } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
 
@@ -79,7 +79,8 @@ export const accountLinkRoutes: FastifyPluginAsyncZod<{ ctx: MailContext }> = as
         tags: ['auth'],
         summary: "Set a new password with a reset link's token; signs the account out everywhere",
         description:
-          'Uses the link up, revokes every session of the account (proxy credentials keep working) and ' +
+          'Uses the link up, revokes every session and every API key of the account (proxy credentials keep ' +
+          'working) and ' +
           'signs nobody in: sign in with the new password. An unknown, used or expired link is 400 `INVALID_LINK`.',
         body: resetPasswordRequestSchema,
         response: {
@@ -105,7 +106,8 @@ export const accountLinkRoutes: FastifyPluginAsyncZod<{ ctx: MailContext }> = as
         summary: "Prove an email address with a verification link's token",
         description:
           "A link to the account's own address marks it verified; a link sent for a change of email makes " +
-          "that address the account's (409 `EMAIL_TAKEN` if another account took it meanwhile). An unknown, " +
+          "that address the account's (409 `EMAIL_TAKEN` if another account took it meanwhile) and revokes every " +
+          "API key and every session but the one following the link, if it is the account's. An unknown, " +
           'used or expired link is 400 `INVALID_LINK`. Needs no sign-in: the link may be opened anywhere.',
         body: verifyEmailRequestSchema,
         response: {
@@ -117,7 +119,7 @@ export const accountLinkRoutes: FastifyPluginAsyncZod<{ ctx: MailContext }> = as
       },
       onRequest: followLinkLimit,
     },
-    async (request) => verifyEmail(ctx, request.body),
+    async (request) => verifyEmail(ctx, { ...request.body, current: await currentSessionOf(ctx, request) }),
   );
 
   app.post(

@@ -21,7 +21,7 @@ import { presentUser } from '../../../services/accounts/present-user.ts';
 import { csrfTokenFor } from '../../../services/accounts/session-tokens.ts';
 import { signUp } from '../../../services/accounts/sign-up.ts';
 import type { TwoFactorCheck } from '../../../services/accounts/two-factor/two-factor-check.ts';
-import type { ServiceContext } from '../../../services/context.ts';
+import type { MailContext } from '../../../services/context.ts';
 import {
   clearSessionCookie,
   deviceCookieName,
@@ -32,9 +32,10 @@ import {
 } from '../../plugins/auth.ts';
 import { rateLimitError } from '../../rate-limits.ts';
 import { errorResponseSchema } from '../errors.ts';
+import { signInLinkRoutes } from './sign-in-link.routes.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{
-  ctx: ServiceContext;
+  ctx: MailContext;
   /** Where failed sign-ins are counted: Redis with REDIS_URL (every API process), else this process. */
   loginFailureCounts?: FailureCountsFactory;
   /** Checks two-factor codes, counting wrong ones per account (shared with user settings). */
@@ -58,6 +59,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
     loginFailureCounts,
   );
+  // The locked account's way in: a mailed one-time link (it reads the same throttle's lock).
+  await app.register(signInLinkRoutes, { ctx, throttle });
 
   app.post(
     '/auth/signup',

@@ -1,7 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { API_KEY_PREFIX } from '@bytegate/contracts/api-keys';
+import { createApiKey } from '@bytegate/db/queries';
 import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../../mail/testing/smtp-sink.ts';
+import { hashApiKeySecret } from '../../../services/api-keys/api-keys.ts';
 import { adjustBalance } from '../../../services/billing/adjust-balance.ts';
 import { linkIn, mailFor, mailsFor, mailTo } from '../../../testing/mail.ts';
 import {
@@ -25,13 +28,33 @@ const INVALID_LINK = {
   code: 'INVALID_LINK',
 };
 
-/** A signed-up customer with $100 and an API key that may buy and top up. */
+/**
+ * A signed-up customer with $100 and an API key that may buy and top up. While verification is required
+ * an unverified account cannot mint a key (account-reclaim.test.ts): its key is then one made before the
+ * setting was turned on, stored as key creation stores it, which the money paths must refuse all the same.
+ */
 async function customerWithKey(server: TestServer) {
   const user = await createUserViaApi(server);
   await adjustBalance(
     { db: server.database.db, config: server.config },
     { email: user.email, amountCents: 100_00, reason: 'test credit' },
   );
+  if (server.config.emailVerification === 'required') {
+    const apiKey = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const [owner] = await queryRows<{ id: string }>(
+      server,
+      `select id from users where email = '${user.email}'`,
+    );
+    await createApiKey(server.database.db, {
+      userId: String(owner?.id),
+      name: 'automation',
+      prefix: apiKey.slice(0, 12),
+      secretHash: hashApiKeySecret(apiKey),
+      scopes: ['purchase', 'billing'],
+      expiresAt: null,
+    });
+    return { ...user, apiKey };
+  }
   const key = await server.request<{ secret: string }>('POST', '/api/user-settings/api-keys', {
     token: user.token,
     body: { name: 'automation', scopes: ['purchase', 'billing'], password: user.password },
