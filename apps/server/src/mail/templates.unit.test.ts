@@ -6,6 +6,7 @@ import {
   emailVerification,
   escapeHtml,
   passwordReset,
+  signInLink,
   threadRequestDecision,
 } from './templates.ts';
 
@@ -179,6 +180,10 @@ describe('the mailed links', () => {
     expect(emailVerification({ name: 'Ann', link, validDays: 7 }).secrets).toEqual([link]);
     expect(
       emailChangeConfirmation({ name: 'Ann', newEmail: 'ann@new.example', link, validHours: 24 }).secrets,
+    ).toEqual([link]);
+    expect(
+      signInLink({ name: 'Ann', link, validMinutes: 15, failures: 105, addresses: 105, lockedMinutes: 60 })
+        .secrets,
     ).toEqual([link]);
     expect(emailChangeRequested({ name: 'Ann', newEmail: 'ann@new.example' }).secrets).toEqual([]);
     expect(contactReply({ name: 'Ann', subject: '', originalMessage: 'Hi', reply: 'Hello' }).secrets).toEqual(
