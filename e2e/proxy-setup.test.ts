@@ -256,6 +256,13 @@ describe('Proxy Setup in the browser', () => {
       })
       .toBe('200');
 
+    // An address typed in from elsewhere is listed but admits nothing until it is added from it.
+    await page.getByLabel('IPv4 or IPv6 address').fill('8.8.8.8');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await entries.getByText('not proved yet: add it again from this address').waitFor();
+    await page.getByRole('button', { name: 'Remove 8.8.8.8' }).click();
+    await entries.getByText('8.8.8.8').waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: 'Remove 127.0.0.1' }).click();
     await page.getByText('No addresses yet.').waitFor();
     await expect

@@ -6,7 +6,7 @@ import { fillTemplate } from './template.ts';
 
 describe('page heads', () => {
   it('gives every public page its own head, the 404 head to unknown paths, and none to the dashboard', () => {
-    expect(PUBLIC_PAGE_PATHS).toHaveLength(11 + HELP_ARTICLE_PATHS.length);
+    expect(PUBLIC_PAGE_PATHS).toHaveLength(12 + HELP_ARTICLE_PATHS.length);
     expect(pageHeadFor('/help/')).toBe(pageHeadFor('/help'));
     expect(pageHeadFor('/help/targeting')?.type).toBe('article');
     expect(pageHeadFor('/nope')).toBe(NOT_FOUND_HEAD);
@@ -20,7 +20,7 @@ describe('page heads', () => {
   });
 
   it('keeps the pages of mailed links out of search engines and the sitemap', () => {
-    for (const path of ['/forgot-password', '/reset-password', '/verify-email']) {
+    for (const path of ['/forgot-password', '/reset-password', '/verify-email', '/sign-in-link']) {
       const head = pageHeadFor(path);
       expect(head?.canonicalPath, path).toBeNull();
       expect(head?.isListed, path).toBe(false);

@@ -31,7 +31,11 @@ export function AllowlistCard({ planId }: { planId: string }) {
     add.mutate(parsed.data, {
       onSuccess: (entry) => {
         setAddress('');
-        toast.success(`${entry.address} can now use this plan without credentials`);
+        toast.success(
+          entry.verified
+            ? `${entry.address} can now use this plan without credentials`
+            : `${entry.address} added: it needs no credentials once you add it again while connecting from it`,
+        );
       },
       onError: (cause) => setError(errorMessage(cause, 'Failed to add the address')),
     });
@@ -44,15 +48,18 @@ export function AllowlistCard({ planId }: { planId: string }) {
   const entries = allowlist.data?.addresses ?? [];
   const clientAddress = allowlist.data?.clientAddress;
   const isFull = allowlist.data ? entries.length >= allowlist.data.max : false;
-  const canAddMine = clientAddress && !entries.some((entry) => entry.address === clientAddress);
+  // Adding the address this browser connects from proves it (again, if it was typed in from elsewhere).
+  const canAddMine =
+    clientAddress && !entries.some((entry) => entry.address === clientAddress && entry.verified);
 
   return (
     <Card>
       <CardHeader>
         <CardTitle>IP Allowlist</CardTitle>
         <CardDescription>
-          Connections from these public addresses need no username or password. An address goes on one of your
-          plans; the gateway applies changes within a second.
+          Connections from these public addresses need no username or password once the address is proved: add
+          it while connecting from it. An address goes on one of your plans; the gateway applies changes
+          within a second.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -117,7 +124,14 @@ export function AllowlistCard({ planId }: { planId: string }) {
           >
             {entries.map((entry) => (
               <li key={entry.address} className="flex items-center justify-between gap-3 px-4 py-2.5">
-                <span className="min-w-0 truncate font-mono text-sm text-gray-900">{entry.address}</span>
+                <span className="min-w-0 flex-1 truncate font-mono text-sm text-gray-900">
+                  {entry.address}
+                  {entry.verified ? null : (
+                    <span className="ml-2 font-sans text-xs text-amber-700">
+                      not proved yet: add it again from this address
+                    </span>
+                  )}
+                </span>
                 <span className="hidden shrink-0 text-xs text-gray-500 sm:inline">
                   added {new Date(entry.createdAt).toLocaleDateString()}
                 </span>
