@@ -1,6 +1,6 @@
 // Every public page checked by axe-core (WCAG 2.1 A and AA, and axe's best practices: landmarks, heading
 // order, labels, contrast) at a desktop and a phone width, and kept within a 360 px screen.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { startServerAndBrowser } from './support/fixture.ts';
@@ -17,19 +17,20 @@ beforeAll(async () => {
 afterAll(() => stop?.());
 
 describe('accessibility of the public site', () => {
+  // One test a page: 35 pages in one test passed the 60 s test timeout on a loaded machine, and a failure
+  // now names its page.
   for (const width of [1280, 375]) {
-    it(`has no axe violations on any public page at ${width} px`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 800 } });
-      const found: Record<string, Violation[]> = {};
-      for (const path of PAGES) {
+    describe(`at ${width} px`, () => {
+      let page: Page;
+      beforeAll(async () => {
+        page = await browser.newPage({ viewport: { width, height: 800 } });
+      });
+      afterAll(() => page?.close());
+      it.each(PAGES)('has no axe violations on %s', async (path) => {
         await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-        const pageViolations = await axeViolations(page);
-        if (pageViolations.length > 0) {
-          found[path] = pageViolations;
-        }
-      }
-      expect(found).toEqual({});
-      await page.close();
+        const violations: Violation[] = await axeViolations(page);
+        expect(violations).toEqual([]);
+      });
     });
   }
 
