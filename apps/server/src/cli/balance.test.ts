@@ -64,7 +64,7 @@ describe('bytegate balance adjust', () => {
       ['cli', { balanceCents: 0 }, 1250, 'goodwill'],
     ]);
     await database.close();
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 
   it('names the problem with an unknown email or a bad argument', () => {
     const unknown = run('--email', 'nobody@example.com', '--amount', '5', '--reason', 'x');
@@ -76,5 +76,5 @@ describe('bytegate balance adjust', () => {
     const missing = run('--email', 'buyer@example.com');
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toContain("required option '--amount <dollars>' not specified");
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 });

@@ -64,7 +64,7 @@ describe('bytegate staff', () => {
       ['cli', 'staff.grant', user?.id, { role: 'customer' }, { role: 'admin' }, 'first admin'],
     ]);
     await database.close();
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 
   it('names the problem with an unknown email or a bad role', () => {
     const unknown = run('grant', '--email', 'nobody@example.com', '--role', 'support');
@@ -76,5 +76,5 @@ describe('bytegate staff', () => {
     const missing = run('grant', '--email', 'ops@example.com');
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toContain("required option '--role <role>' not specified");
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 });

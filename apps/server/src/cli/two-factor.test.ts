@@ -63,5 +63,5 @@ describe('bytegate two-factor reset', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 60_000); // CLI processes, each opening the embedded database
 });
