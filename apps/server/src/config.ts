@@ -241,6 +241,7 @@ const envSchema = z.object({
     .min(1, 'must be a whole number from 1 to 64')
     .max(64, 'must be a whole number from 1 to 64')
     .default(1),
+  SUPPLY_PREFER: z.enum(['weight', 'cost'], { error: 'must be weight or cost' }).default('weight'),
   RECAPTCHA_SITE_KEY: optionalText,
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -336,6 +337,8 @@ export interface Config {
     extraOpenPorts: number[];
     /** Gateway processes on this host sharing the listening ports (node:cluster); above 1 needs Redis. */
     workers: number;
+    /** How a pool's sources are ordered: by weight and health (cost breaks ties), or cheapest first. */
+    supplyPreference: 'weight' | 'cost';
   };
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
   /**
@@ -513,6 +516,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE_TARGETS,
       extraOpenPorts: e.GATEWAY_OPEN_PORTS,
       workers: e.GATEWAY_WORKERS,
+      supplyPreference: e.SUPPLY_PREFER,
     },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY

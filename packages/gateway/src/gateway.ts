@@ -13,6 +13,8 @@ import { DEFAULT_OPEN_PORTS } from './policy/target-policy.ts';
 import { StickySessions } from './routing/sticky-sessions.ts';
 import type { SharedGatewayState, ThreadSlots } from './shared-state.ts';
 import { type GatewayStore, type PlanAccess, proxyUserIdOfKey } from './store.ts';
+import type { SupplyPreference } from './supply/source.ts';
+import { SourceHealth } from './supply/source-health.ts';
 import { EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 import { ExitHealth } from './tunnel/exit-health.ts';
 import {
@@ -68,6 +70,8 @@ export interface GatewaySettings {
   shared?: SharedGatewayState;
   /** How failed proxy logins are slowed and refused (DEFAULT_AUTH_THROTTLE). */
   authThrottle?: Partial<AuthThrottleLimits>;
+  /** How the routing orders a pool's sources: by weight and health (the default), or cheapest first. */
+  supplyPreference?: SupplyPreference;
 }
 
 /** The kernel's queue of connections not yet accepted (Node's default is 511; Linux caps it at somaxconn). */
@@ -110,6 +114,8 @@ export interface Gateway {
   pending: PendingConnections;
   /** Per exit: connections opened through it, failed, and their connect time; drained by the server. */
   exitHealth: ExitHealth;
+  /** Per source of supply: dials opened and failed, and alarms for staff; drained by the server. */
+  sourceHealth: SourceHealth;
   /** What this process holds open now. */
   connections(): GatewayConnections;
   /** Live counters for metrics (connections and refusals by kind, bytes relayed): cheap to read. */
@@ -181,6 +187,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
   const pending = new PendingConnections({ ...DEFAULT_PENDING_LIMITS, ...settings.pendingLimits });
   const flusher = new UsageFlusher(meter, store, settings.log ?? consoleLog);
   const exitHealth = new ExitHealth();
+  const sourceHealth = new SourceHealth(settings.now);
   const sticky = settings.stickyPorts;
   const counters = createGatewayCounters();
   const ctx: EngineContext = {
@@ -197,6 +204,8 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     defaultSessionTtlMinutes: settings.defaultSessionTtlMinutes ?? 30,
     exitConnectTimeoutMs: settings.exitConnectTimeoutMs ?? EXIT_CONNECT_TIMEOUT_MS,
     exitHealth,
+    sourceHealth,
+    supplyPreference: settings.supplyPreference,
     targetPool: new TargetPool(),
     pending,
     counters,
@@ -316,6 +325,7 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
     threads,
     pending,
     exitHealth,
+    sourceHealth,
     connections: () => ({
       open: clients.size,
       authenticating: pending.size,

@@ -6,6 +6,7 @@ import {
   resolveAllowlistHolders,
 } from './allowlist-holders.ts';
 import type { Unblocks } from './policy/target-policy.ts';
+import type { Source } from './supply/source.ts';
 import type { UpstreamProxy } from './tunnel/upstream.ts';
 import { addUsage, type PlanUsage } from './tunnel/usage-meter.ts';
 
@@ -114,6 +115,11 @@ export interface GatewayStore {
    */
   isSharedAddress?(address: string): boolean;
   listExits(poolType: PoolType): readonly Exit[];
+  /**
+   * The pool's sources of supply (our own exits, wholesale networks); none: its own exits alone, as a
+   * store without sources has always routed.
+   */
+  listSources?(poolType: PoolType): readonly Source[];
   /** A proxy user by its login (logins of plans and proxy users never meet), or by its id. */
   getProxyUserByLogin?(login: string): ProxyUserAccess | undefined;
   getProxyUserById?(proxyUserId: string): ProxyUserAccess | undefined;
@@ -139,6 +145,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   private readonly allowlist: AllowlistEntry[] = [];
   private resolved: ResolvedAllowlist | null = null;
   private readonly exits: Exit[] = [];
+  private readonly sources: Source[] = [];
   private readonly flushIds = new Set<string>();
   private readonly proxyUsersByLogin = new Map<string, ProxyUserAccess>();
   /** Everything flushed so far, per plan (and per proxy user, under proxyUserKey): what a database would hold. */
@@ -218,6 +225,17 @@ export class InMemoryGatewayStore implements GatewayStore {
   addExit(exit: Exit): this {
     this.exits.push(exit);
     return this;
+  }
+
+  /** Adds a source of supply, or replaces the one with its id (a change of weight or state). */
+  setSource(source: Source): this {
+    const at = this.sources.findIndex((known) => known.id === source.id);
+    this.sources.splice(at === -1 ? this.sources.length : at, at === -1 ? 0 : 1, source);
+    return this;
+  }
+
+  listSources(poolType: PoolType): readonly Source[] {
+    return this.sources.filter((source) => source.poolType === poolType);
   }
 
   getPlanByLogin(login: string): PlanAccess | undefined {

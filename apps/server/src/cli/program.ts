@@ -5,6 +5,7 @@ import { customersCommand } from './customers.ts';
 import { exitsCommand } from './exits.ts';
 import { describeFailure } from './failure.ts';
 import { refundCommand } from './refund.ts';
+import { sourcesCommand } from './sources.ts';
 import { staffCommand } from './staff.ts';
 import { threadsCommand } from './threads.ts';
 import { twoFactorCommand } from './two-factor.ts';
@@ -20,6 +21,7 @@ export function backOfficeCommands(cli: CliContext): Command[] {
     customersCommand(cli),
     exitsCommand(cli),
     refundCommand(cli),
+    sourcesCommand(cli),
     staffCommand(cli),
     threadsCommand(cli),
     twoFactorCommand(cli),

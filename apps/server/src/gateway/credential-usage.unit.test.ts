@@ -11,6 +11,8 @@ const usage = (fields: Partial<PlanUsage>): PlanUsage => ({
   hostBytes: {},
   hostRequests: {},
   hostErrors: {},
+  sourceBytes: {},
+  sourceExtraBytes: {},
   ...fields,
 });
 

@@ -1,6 +1,8 @@
 import type { Database } from '@bytegate/db';
 import {
   addExitTraffic,
+  addSourceHealth,
+  addSourceUsage,
   addUsageStats,
   applyMeteredUsage,
   type ExitRow,
@@ -10,7 +12,9 @@ import {
   listAllowlist,
   listPlansForGateway,
   listProxyUsersForGateway,
+  listSources,
   type ProxyUserMeteredUsage,
+  raiseSourceAlarm,
 } from '@bytegate/db/queries';
 import {
   type AllowlistAdmission,
@@ -28,10 +32,14 @@ import {
   proxyUserIdOfKey,
   type ResolvedAllowlist,
   resolveAllowlistHolders,
+  type Source,
+  type SourceAlarm,
+  type SourceDials,
   type UsageFlush,
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 import { credentialUsageOf } from './credential-usage.ts';
+import { toGatewaySource } from './gateway-sources.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -73,6 +81,9 @@ export class DbGatewayStore implements GatewayStore {
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
   private exitsByPool = new Map<PoolType, Exit[]>();
+  private sourcesByPool = new Map<PoolType, Source[]>();
+  /** Each source's row as last read, so an unchanged one keeps its adapter (and its parsed template). */
+  private sourceRows = new Map<string, { updatedAt: number; source: Source | null }>();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
@@ -140,6 +151,30 @@ export class DbGatewayStore implements GatewayStore {
 
   listExits(poolType: PoolType): readonly Exit[] {
     return this.exitsByPool.get(poolType) ?? [];
+  }
+
+  listSources(poolType: PoolType): readonly Source[] {
+    return this.sourcesByPool.get(poolType) ?? [];
+  }
+
+  /** The sources are a handful of rows: read whole each refresh, built again only when one changed. */
+  private async readSources(): Promise<void> {
+    const rows = await listSources(this.db);
+    const known = new Map<string, { updatedAt: number; source: Source | null }>();
+    const byPool = new Map<PoolType, Source[]>();
+    for (const row of rows) {
+      const updatedAt = row.updatedAt.getTime();
+      const before = this.sourceRows.get(row.id);
+      const source = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
+      known.set(row.id, { updatedAt, source });
+      if (source) {
+        const list = byPool.get(source.poolType) ?? [];
+        list.push(source);
+        byPool.set(source.poolType, list);
+      }
+    }
+    this.sourceRows = known;
+    this.sourcesByPool = byPool;
   }
 
   /**
@@ -240,6 +275,7 @@ export class DbGatewayStore implements GatewayStore {
       ...planAllowlistEntries(await listAllowlist(this.db), this.plansById),
       ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
     ]);
+    await this.readSources();
     // The inventory can hold 100,000 exits: it is read again only when a write moved its version.
     const version = await getInventoryVersion(this.db);
     if (version === this.exitsVersion) {
@@ -305,6 +341,7 @@ export class DbGatewayStore implements GatewayStore {
           proxyUsers: userEntries,
         });
         await addUsageStats(tx, { hour: bucketStart, day: dayStart, rows: statistics });
+        await addSourceUsage(tx, { day: dayStart, deltas: sourceUsageOf(planUsage) });
         return used;
       });
     } catch (error) {
@@ -334,6 +371,29 @@ export class DbGatewayStore implements GatewayStore {
         lastErrorAt: traffic.lastErrorAt > 0 ? new Date(traffic.lastErrorAt) : null,
       })),
     });
+  }
+
+  /**
+   * Adds one drain of the sources' dials to their days and raises their alarms (the latest per source).
+   * Not billing: a drain that fails is put back by the caller.
+   */
+  async flushSourceHealth(
+    drained: { dials: Map<string, SourceDials>; alarms: SourceAlarm[] },
+    now = new Date(),
+  ): Promise<void> {
+    const day = 24 * 60 * 60 * 1000;
+    await addSourceHealth(this.db, {
+      day: new Date(Math.floor(now.getTime() / day) * day),
+      deltas: [...drained.dials].map(([sourceId, dials]) => ({ sourceId, ...dials })),
+    });
+    const latest = new Map(drained.alarms.map((alarm) => [alarm.sourceId, alarm]));
+    for (const alarm of latest.values()) {
+      await raiseSourceAlarm(this.db, {
+        sourceId: alarm.sourceId,
+        alarm: alarm.alarm,
+        at: new Date(alarm.at),
+      });
+    }
   }
 
   /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
@@ -389,6 +449,22 @@ export class DbGatewayStore implements GatewayStore {
       }
     }
   }
+}
+
+/** Bytes per source in the plans' usage of one drain (a proxy user's share is the same bytes again). */
+function sourceUsageOf(
+  planUsage: ReadonlyArray<[string, PlanUsage]>,
+): Array<{ sourceId: string; carriedBytes: number; billedBytes: number }> {
+  const bySource = new Map<string, { sourceId: string; carriedBytes: number; billedBytes: number }>();
+  for (const [, totals] of planUsage) {
+    for (const [sourceId, bytes] of Object.entries(totals.sourceBytes)) {
+      const row = bySource.get(sourceId) ?? { sourceId, carriedBytes: 0, billedBytes: 0 };
+      row.carriedBytes += bytes;
+      row.billedBytes += bytes + (totals.sourceExtraBytes[sourceId] ?? 0);
+      bySource.set(sourceId, row);
+    }
+  }
+  return [...bySource.values()];
 }
 
 /** An inventory row as the engine routes through it; null for an upstream URL it cannot read. */

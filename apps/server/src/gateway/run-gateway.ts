@@ -79,6 +79,7 @@ export async function runGateway(
     allowPrivateTargets: config.gateway.allowPrivateTargets,
     openPorts: overrides.openPorts ?? new Set([...DEFAULT_OPEN_PORTS, ...config.gateway.extraOpenPorts]),
     usageFlushEveryMs: FLUSH_EVERY_MS,
+    supplyPreference: config.gateway.supplyPreference,
     log,
   });
   // Started before listen() starts the engine's flush timer, so each second refreshes, then flushes: the
@@ -93,8 +94,12 @@ export async function runGateway(
   // that stopped answering holds one pooled connection, not one more each second); a failed one is put back.
   let isFlushingHealth = false;
   const flushExitHealth = async () => {
-    const drained = isFlushingHealth ? new Map() : gateway.exitHealth.drain();
-    if (drained.size === 0) {
+    if (isFlushingHealth) {
+      return;
+    }
+    const drained = gateway.exitHealth.drain();
+    const bySource = gateway.sourceHealth.drain();
+    if (drained.size === 0 && bySource.dials.size === 0 && bySource.alarms.length === 0) {
       return;
     }
     isFlushingHealth = true;
@@ -103,6 +108,12 @@ export async function runGateway(
     } catch (error) {
       gateway.exitHealth.restore(drained);
       log.warn({ err: error }, 'exit health flush failed; kept for the next one');
+    }
+    try {
+      await store.flushSourceHealth(bySource);
+    } catch (error) {
+      gateway.sourceHealth.restore(bySource);
+      log.warn({ err: error }, 'source health flush failed; kept for the next one');
     } finally {
       isFlushingHealth = false;
     }

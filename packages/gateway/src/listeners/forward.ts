@@ -12,7 +12,7 @@ import type { TargetConnection } from '../http1/target-pool.ts';
 import { trafficEnded } from '../plan-check.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
 import type { Exit } from '../store.ts';
-import { ExitDialer } from '../tunnel/exit-dialer.ts';
+import { ExitDialer } from '../supply/dialer.ts';
 import { relay } from '../tunnel/relay.ts';
 
 function readUrl(target: string) {
@@ -135,6 +135,7 @@ class ForwardFlow implements ExchangeEvents {
     const { ctx } = this;
     this.exit = exit;
     this.bytes = bytes;
+    ctx.meter.setSource(this.from.socket, this.dialer.source?.id);
     const exchange = new ForwardExchange(
       this.from.socket,
       this.request,
@@ -222,8 +223,10 @@ class ForwardFlow implements ExchangeEvents {
       return;
     }
     const isReused = this.connection?.isReused === true;
-    if (this.request.framing.kind !== 'none' || (this.dialer.hasMovedOn && !isReused)) {
-      const error = new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
+    if (this.request.framing.kind !== 'none' || (!this.dialer.canMoveOn && !isReused)) {
+      const error = this.dialer.hadNoExit
+        ? new GatewayError('NO_RAY', 'No IPs are available for this target filter')
+        : new GatewayError('NO_HOST_CONNECTION', 'The target could not be reached');
       refuseHttp(this.ctx, client, error, this.admitted);
       return;
     }

@@ -14,7 +14,7 @@ import { ClientConnection, type ClientConnectionHandlers } from '../http1/client
 import { headerValue, type RequestHead } from '../http1/messages.ts';
 import { resolveTarget, type Target } from '../policy/resolve-target.ts';
 import { CONNECT_ESTABLISHED } from '../replies.ts';
-import { ExitDialer } from '../tunnel/exit-dialer.ts';
+import { ExitDialer } from '../supply/dialer.ts';
 import { relay } from '../tunnel/relay.ts';
 import { handleForward } from './forward.ts';
 
@@ -93,6 +93,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
       upstream.destroy();
       return;
     }
+    ctx.meter.setSource(client, dialer.source?.id);
     ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const allow = ctx.meter.allowFor(client);
     if (head.length > 0) {

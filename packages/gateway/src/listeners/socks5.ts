@@ -5,9 +5,9 @@ import { countConnection } from '../counters.ts';
 import { asGatewayError, countRefusal, type EngineContext, refuseWith } from '../engine-context.ts';
 import { GatewayError, gatewayErrors } from '../errors.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
+import { ExitDialer } from '../supply/dialer.ts';
 import { Deadlines } from '../tunnel/deadlines.ts';
 import { endWith } from '../tunnel/end-with.ts';
-import { ExitDialer } from '../tunnel/exit-dialer.ts';
 import { relay } from '../tunnel/relay.ts';
 import { parseCredentials, parseGreeting, parseRequest, type Socks5Parsed } from './socks5-messages.ts';
 
@@ -243,6 +243,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       upstream.destroy();
       return;
     }
+    ctx.meter.setSource(client, dialer.source?.id);
     ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const early = reader.release();
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));

@@ -31,9 +31,19 @@ export class StickySessions {
     return exit;
   }
 
+  /** What `key` is bound to while its window lasts: an exit's id, or a network's binding (supply/route.ts). */
+  peek(key: string): string | undefined {
+    const binding = this.bindings.get(key);
+    return binding && binding.expiresAt > this.now() ? binding.exitId : undefined;
+  }
+
   bind(key: string, exit: Exit, ttlMs: number): void {
+    this.bindId(key, exit.id, ttlMs);
+  }
+
+  bindId(key: string, exitId: string, ttlMs: number): void {
     const now = this.now();
-    this.bindings.set(key, { exitId: exit.id, expiresAt: now + ttlMs });
+    this.bindings.set(key, { exitId, expiresAt: now + ttlMs });
     if (now - this.lastSweep > 60_000) {
       this.lastSweep = now;
       for (const [other, binding] of this.bindings) {

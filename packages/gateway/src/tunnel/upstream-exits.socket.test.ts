@@ -303,7 +303,7 @@ describe('upstream exits', () => {
 });
 
 describe('parseUpstreamUrl', () => {
-  it('reads http and socks5 proxy URLs with credentials', () => {
+  it('reads http, https and socks5 proxy URLs with credentials', () => {
     expect(parseUpstreamUrl('socks5://us%40r:p%3Ass@203.0.113.9:1080')).toEqual({
       protocol: 'socks5',
       host: '203.0.113.9',
@@ -315,11 +315,21 @@ describe('parseUpstreamUrl', () => {
     expect(parseUpstreamUrl('http://proxy.example.net:3128')).toMatchObject({ protocol: 'http', port: 3128 });
     // URL hides a scheme's default port; an explicit :80 is still a port.
     expect(parseUpstreamUrl('http://proxy.example.net:80')?.port).toBe(80);
+    // An HTTPS proxy: CONNECT over TLS to it (a wholesale network's TLS endpoint).
+    expect(parseUpstreamUrl('https://u:p@p.example:443')).toEqual({
+      protocol: 'http',
+      host: 'p.example',
+      port: 443,
+      username: 'u',
+      password: 'p',
+      tls: true,
+    });
+    expect(parseUpstreamUrl('http://p.example:443')?.tls).toBeUndefined();
   });
 
   it('refuses anything else', () => {
     for (const text of [
-      'https://p.example:443',
+      'https://p.example',
       'ftp://p:21',
       'http://p.example',
       'socks4://p:1080',

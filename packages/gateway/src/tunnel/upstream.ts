@@ -1,4 +1,5 @@
 import { type Socket, connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
 
 const MAX_RESPONSE_HEAD = 16 * 1024;
@@ -9,6 +10,39 @@ export interface UpstreamProxy {
   port: number;
   username?: string | undefined;
   password?: string | undefined;
+  /** An HTTPS proxy: CONNECT spoken over TLS to it (`https://` URLs). */
+  tls?: boolean | undefined;
+}
+
+/**
+ * What an upstream proxy answered when it refused a tunnel: an HTTP status and its headers (names
+ * lower-case), or a SOCKS5 reply code ('auth' for a refused RFC 1929 login). A wholesale network's
+ * grammar reads it (supply/grammar.ts classify); nothing of it reaches the customer.
+ */
+export class UpstreamRefusal extends Error {
+  constructor(
+    readonly answer:
+      | { protocol: 'http'; status: number; headers: Record<string, string> }
+      | { protocol: 'socks5'; reply: number | 'auth' },
+  ) {
+    super(
+      answer.protocol === 'http'
+        ? `upstream proxy answered ${answer.status}`
+        : `upstream proxy refused: ${answer.reply === 'auth' ? 'authentication failed' : `reply ${answer.reply}`}`,
+    );
+  }
+}
+
+/** Header fields of a response head (after its status line), names lower-case, values trimmed. */
+function headerFields(head: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) {
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+  }
+  return headers;
 }
 
 /**
@@ -23,9 +57,15 @@ export function parseUpstreamUrl(text: string): UpstreamProxy | null {
   } catch {
     return null;
   }
-  const protocol = url.protocol === 'http:' ? 'http' : /^socks5h?:$/.test(url.protocol) ? 'socks5' : null;
-  // URL drops a scheme's default port (http:80), so an explicit ":80" is read from the text itself.
-  const port = url.port === '' && protocol === 'http' && /:80\/?$/.test(text.trim()) ? 80 : Number(url.port);
+  const isTls = url.protocol === 'https:';
+  const protocol =
+    url.protocol === 'http:' || isTls ? 'http' : /^socks5h?:$/.test(url.protocol) ? 'socks5' : null;
+  // URL drops a scheme's default port (http:80, https:443), so an explicit one is read from the text.
+  const defaultPort = isTls ? 443 : 80;
+  const port =
+    url.port === '' && protocol === 'http' && new RegExp(`:${defaultPort}/?$`).test(text.trim())
+      ? defaultPort
+      : Number(url.port);
   if (
     !protocol ||
     !url.hostname ||
@@ -43,6 +83,7 @@ export function parseUpstreamUrl(text: string): UpstreamProxy | null {
     port,
     username: url.username ? decodeURIComponent(url.username) : undefined,
     password: url.password ? decodeURIComponent(url.password) : undefined,
+    ...(isTls ? { tls: true } : {}),
   };
 }
 
@@ -54,7 +95,9 @@ function connectViaHttp(
   timeoutMs: number,
 ): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: proxy.host, port: proxy.port });
+    const socket = proxy.tls
+      ? tlsConnect({ host: proxy.host, port: proxy.port, servername: serverName(proxy.host) })
+      : tcpConnect({ host: proxy.host, port: proxy.port });
     socket.setNoDelay(true);
     const authority = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
     let head = Buffer.alloc(0);
@@ -81,9 +124,14 @@ function connectViaHttp(
         }
         return;
       }
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1];
-      if (!status?.startsWith('2')) {
-        fail(new Error(`upstream proxy answered ${status ?? 'garbage'}`));
+      const text = head.subarray(0, end).toString('latin1');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1];
+      if (!status) {
+        fail(new Error('upstream proxy answered garbage'));
+        return;
+      }
+      if (!status.startsWith('2')) {
+        fail(new UpstreamRefusal({ protocol: 'http', status: Number(status), headers: headerFields(text) }));
         return;
       }
       cleanUp();
@@ -98,7 +146,7 @@ function connectViaHttp(
     socket.on('data', onData);
     socket.on('error', fail);
     socket.on('close', onClose);
-    socket.once('connect', () => {
+    socket.once(proxy.tls ? 'secureConnect' : 'connect', () => {
       const auth =
         proxy.username !== undefined
           ? `Proxy-Authorization: Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}\r\n`
@@ -106,6 +154,33 @@ function connectViaHttp(
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
     });
   });
+}
+
+/** A server name for TLS: none for an IP address (RFC 6066 forbids one). */
+function serverName(host: string): string | undefined {
+  return /^[\d.]+$|:/.test(host) ? undefined : host;
+}
+
+const SOCKS5_REPLY = / - (\w+)$/;
+const SOCKS5_REPLIES: Record<string, number> = {
+  Failure: 1,
+  NotAllowed: 2,
+  NetworkUnreachable: 3,
+  HostUnreachable: 4,
+  ConnectionRefused: 5,
+  TTLExpired: 6,
+  CommandNotSupported: 7,
+  AddressNotSupported: 8,
+};
+
+/** The socks library's failure as what the proxy answered, when it answered at all. */
+function socksRefusal(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : '';
+  if (message.includes('Authentication failed')) {
+    return new UpstreamRefusal({ protocol: 'socks5', reply: 'auth' });
+  }
+  const reply = SOCKS5_REPLIES[SOCKS5_REPLY.exec(message)?.[1] ?? ''];
+  return reply === undefined ? error : new UpstreamRefusal({ protocol: 'socks5', reply });
 }
 
 async function connectViaSocks5(
@@ -124,6 +199,8 @@ async function connectViaSocks5(
     command: 'connect',
     destination: { host: address, port },
     timeout: timeoutMs,
+  }).catch((error: unknown) => {
+    throw socksRefusal(error);
   });
   socket.setNoDelay(true);
   return socket;

@@ -15,6 +15,12 @@ export interface PlanUsage {
   /** Requests per target host, and of them those refused or failed (the Statistics' hosts table). */
   hostRequests: Record<string, number>;
   hostErrors: Record<string, number>;
+  /**
+   * Bytes per source of supply that carried them (supply/source.ts), and of them the 2x extra billed:
+   * on a plan's usage only (a proxy user's share is the same bytes again).
+   */
+  sourceBytes: Record<string, number>;
+  sourceExtraBytes: Record<string, number>;
 }
 
 interface Metered {
@@ -36,6 +42,10 @@ interface Metered {
   host: string | undefined;
   /** The host as the request named it, so a repeat of the same name costs nothing. */
   givenHost: string | undefined;
+  /** The source of supply carrying it now (none yet, or a store without sources). */
+  sourceId: string | undefined;
+  /** Bytes billed before any source carried it: the first source takes them (a CONNECT's own head). */
+  unattributed: number;
   /** The socket closed: its grant went back, and a read still in flight takes no new one. */
   isClosed: boolean;
   /** What had left for the client when the socket was destroyed (what was still queued never does). */
@@ -71,6 +81,8 @@ const empty = (): PlanUsage => ({
   hostBytes: {},
   hostRequests: {},
   hostErrors: {},
+  sourceBytes: {},
+  sourceExtraBytes: {},
 });
 
 /** Adds `amount` to a count of a record (a map of codes or hosts). */
@@ -88,7 +100,14 @@ function takeFrom(record: Record<string, number>, key: string, amount: number): 
   }
 }
 
-const COUNTED_RECORDS = ['errorsByCode', 'hostBytes', 'hostRequests', 'hostErrors'] as const;
+const COUNTED_RECORDS = [
+  'errorsByCode',
+  'hostBytes',
+  'hostRequests',
+  'hostErrors',
+  'sourceBytes',
+  'sourceExtraBytes',
+] as const;
 
 /** Adds per-plan usage into `into`, field by field (a meter's restore, a store's running totals). */
 export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUsage>): void {
@@ -179,6 +198,8 @@ export class UsageMeter {
         known.userKey = userKey;
         known.isDoubled = isDoubled;
         known.allowance = 0;
+        // What the previous plan's requests carried before a source took them had none: it stays so.
+        known.unattributed = 0;
       }
       return;
     }
@@ -194,6 +215,8 @@ export class UsageMeter {
       excludedWritten: 0,
       host: undefined,
       givenHost: undefined,
+      sourceId: undefined,
+      unattributed: 0,
       isClosed: false,
       writtenAtCut: undefined,
     });
@@ -335,6 +358,33 @@ export class UsageMeter {
     }
   }
 
+  /**
+   * Names the source of supply a socket's traffic now goes out through. What it carried before its
+   * first source goes with that source; when a kept-alive client moves to another source, what was
+   * carried so far stays with the previous one.
+   */
+  setSource(socket: Socket, sourceId: string | undefined): void {
+    const metered = this.open.get(socket);
+    if (!metered || metered.sourceId === sourceId || sourceId === undefined) {
+      return;
+    }
+    if (metered.sourceId !== undefined) {
+      this.sample(socket);
+    } else if (metered.unattributed > 0) {
+      this.attribute(metered.planId, sourceId, metered.unattributed, metered.isDoubled);
+      metered.unattributed = 0;
+    }
+    metered.sourceId = sourceId;
+  }
+
+  private attribute(planId: string, sourceId: string, bytes: number, isDoubled: boolean): void {
+    const usage = this.usage(planId);
+    addTo(usage.sourceBytes, sourceId, bytes);
+    if (isDoubled) {
+      addTo(usage.sourceExtraBytes, sourceId, bytes);
+    }
+  }
+
   /** The gateway's own reply on a billed socket (an error page): never billed. */
   exclude(socket: Socket, bytes: number): void {
     const metered = this.open.get(socket);
@@ -390,6 +440,11 @@ export class UsageMeter {
       }
       if (metered.host !== undefined) {
         addTo(usage.hostBytes, metered.host, delta);
+      }
+      if (metered.sourceId !== undefined) {
+        this.attribute(metered.planId, metered.sourceId, delta, metered.isDoubled);
+      } else {
+        metered.unattributed += delta;
       }
       if (metered.userKey !== undefined) {
         // The proxy user's share, under its own key: the same bytes, already in the plan's total.

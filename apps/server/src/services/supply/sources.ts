@@ -1,0 +1,164 @@
+import {
+  createSource,
+  getSourceByName,
+  insertAuditEntry,
+  listSources,
+  listSourceUsage,
+  type SourceChange,
+  type SourceRow,
+  updateSource,
+} from '@bytegate/db/queries';
+import type { StaffActor } from '../back-office/staff-actor.ts';
+import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../domain-error.ts';
+import { checkMayChangeInventory } from '../inventory/inventory-access.ts';
+import { auditedSource, SOURCE_STATES, sourceInputSchema, toNewSource } from './source-input.ts';
+
+// The sources of supply, changed by an admin or the command line, each change audited in its own
+// transaction. A running gateway routes by a change within a second (it reads the sources every second).
+
+function validationError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): DomainError {
+  const [issue] = issues;
+  const field = issue?.path.join('.') || undefined;
+  return new DomainError(
+    'VALIDATION_FAILED',
+    issue?.message ?? 'The source is not valid',
+    field ? { field } : undefined,
+  );
+}
+
+/** Adds a source; a pool has one source of our own exits, and names are unique. */
+export async function addSource(
+  ctx: ServiceContext,
+  props: { input: Record<string, unknown>; reason?: string | undefined; actor: StaffActor },
+): Promise<SourceRow> {
+  checkMayChangeInventory(props.actor);
+  const parsed = sourceInputSchema.safeParse(props.input);
+  if (!parsed.success) {
+    throw validationError(parsed.error.issues);
+  }
+  const input = parsed.data;
+  return ctx.db.transaction(async (tx) => {
+    if (await getSourceByName(tx, { name: input.name })) {
+      throw new DomainError('CONFLICT', `A source is already named ${input.name}`, { field: 'name' });
+    }
+    if (input.kind === 'exits') {
+      const own = (await listSources(tx)).find((row) => row.kind === 'exits' && row.poolType === input.pool);
+      if (own) {
+        throw new DomainError(
+          'CONFLICT',
+          `The ${input.pool} pool's own exits are already the source ${own.name}`,
+          {
+            field: 'kind',
+          },
+        );
+      }
+    }
+    const created = await createSource(tx, { source: toNewSource(input) });
+    await insertAuditEntry(tx, {
+      actorUserId: props.actor.userId,
+      actorEmail: props.actor.email,
+      action: 'source.add',
+      targetType: 'source',
+      targetId: created.id,
+      before: null,
+      after: auditedSource(created),
+      reason: props.reason ?? null,
+    });
+    return created;
+  });
+}
+
+export interface SourceSettings {
+  weight?: string | number | undefined;
+  state?: string | undefined;
+  costPerGb?: string | number | undefined;
+  url?: string | undefined;
+  clearAlarm?: boolean | undefined;
+}
+
+/** Changes a source's weight, state, cost or endpoint (found by name or id), audited with before and after. */
+export async function changeSource(
+  ctx: ServiceContext,
+  props: { source: string; settings: SourceSettings; reason?: string | undefined; actor: StaffActor },
+): Promise<SourceRow> {
+  checkMayChangeInventory(props.actor);
+  const known = await findSource(ctx, props.source);
+  const { settings } = props;
+  // The same rules as adding one: the changed fields read against the rest of the row.
+  const parsed = sourceInputSchema.safeParse({
+    name: known.name,
+    pool: known.poolType,
+    kind: known.kind,
+    grammar: known.grammar ?? undefined,
+    template: known.template ?? undefined,
+    passwordTemplate: known.passwordTemplate ?? undefined,
+    url: settings.url ?? known.endpointUrl ?? undefined,
+    costPerGb: settings.costPerGb ?? (known.costPerGbCents / 100).toFixed(2),
+    weight: settings.weight ?? known.weight,
+    state: settings.state ?? known.state,
+  });
+  if (!parsed.success) {
+    throw validationError(parsed.error.issues);
+  }
+  const change: SourceChange = {
+    weight: parsed.data.weight,
+    state: parsed.data.state,
+    costPerGbCents: parsed.data.costPerGb,
+    ...(settings.url !== undefined && known.kind === 'network' ? { endpointUrl: parsed.data.url } : {}),
+    ...(settings.clearAlarm ? { alarm: null, alarmAt: null } : {}),
+  };
+  return ctx.db.transaction(async (tx) => {
+    const changed = await updateSource(tx, { id: known.id, change });
+    if (!changed) {
+      throw new DomainError('NOT_FOUND', `No source is named ${props.source}`);
+    }
+    await insertAuditEntry(tx, {
+      actorUserId: props.actor.userId,
+      actorEmail: props.actor.email,
+      action: 'source.change',
+      targetType: 'source',
+      targetId: known.id,
+      before: auditedSource(changed.before),
+      after: auditedSource(changed.after),
+      reason: props.reason ?? null,
+    });
+    return changed.after;
+  });
+}
+
+/** A source by its name or its id. */
+export async function findSource(ctx: ServiceContext, nameOrId: string): Promise<SourceRow> {
+  const rows = await listSources(ctx.db);
+  const row = rows.find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId);
+  if (!row) {
+    throw new DomainError('NOT_FOUND', `No source is named ${nameOrId}`);
+  }
+  return row;
+}
+
+/** Every source with what it carried and how its dials went over the last `days` days. */
+export async function listSourcesWithFigures(ctx: ServiceContext, props: { days: number; now?: Date }) {
+  const now = props.now ?? new Date();
+  const dayMs = 24 * 60 * 60 * 1000;
+  const to = new Date(Math.floor(now.getTime() / dayMs) * dayMs + dayMs);
+  const from = new Date(to.getTime() - props.days * dayMs);
+  const [rows, usage] = await Promise.all([listSources(ctx.db), listSourceUsage(ctx.db, { from, to })]);
+  return rows.map((row) => {
+    const days = usage.filter((day) => day.sourceId === row.id);
+    const sum = (pick: (day: (typeof days)[number]) => number) =>
+      days.reduce((total, day) => total + pick(day), 0);
+    const connects = sum((day) => day.connects);
+    const failures = sum((day) => day.failures);
+    return {
+      row,
+      carriedBytes: sum((day) => day.carriedBytes),
+      billedBytes: sum((day) => day.billedBytes),
+      connects,
+      failures,
+      connectMs: connects > 0 ? Math.round(sum((day) => day.connectMsTotal) / connects) : null,
+    };
+  });
+}
+
+export { SOURCE_STATES };

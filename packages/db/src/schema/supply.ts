@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { poolType } from './plans.ts';
+
+/** Where a source's traffic goes out: our own exits of its pool, or a wholesale network's endpoint. */
+export const sourceKind = pgEnum('source_kind', ['exits', 'network']);
+/** active: takes new connections; draining: keeps its sticky sessions, takes no new ones; off: nothing. */
+export const sourceState = pgEnum('source_state', ['active', 'draining', 'off']);
+
+/**
+ * A source of supply for one pool. A wholesale network's endpoint URL holds the account's credentials
+ * (a secret: shown masked everywhere); its grammar says how targeting and sessions are spelled for it.
+ */
+export const supplySources = pgTable(
+  'supply_sources',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    poolType: poolType().notNull(),
+    kind: sourceKind().notNull(),
+    /** A network's grammar (brightdata, oxylabs, ..., template); null for our own exits. */
+    grammar: text(),
+    /** The username (and password) template of the generic grammar. */
+    template: text(),
+    passwordTemplate: text(),
+    /** `http://USER:PASS@host:port`, `https://...` or `socks5://...`: a network's endpoint and account. */
+    endpointUrl: text(),
+    /** What a GB carried through it costs us, in cents. */
+    costPerGbCents: integer().notNull().default(0),
+    /** Its share of new connections among the pool's sources that can serve them. */
+    weight: integer().notNull().default(100),
+    state: sourceState().notNull().default('active'),
+    /**
+     * The last refusal that needs staff (the vendor refused our account, its quota, or our spelling),
+     * in our words; cleared by staff once handled. Never shown to customers.
+     */
+    alarm: text(),
+    alarmAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('supply_sources_pool_idx').on(table.poolType),
+    check('supply_sources_cost_not_negative', sql`${table.costPerGbCents} >= 0`),
+    check('supply_sources_weight_range', sql`${table.weight} between 0 and 1000000`),
+    check(
+      'supply_sources_network_has_endpoint',
+      sql`${table.kind} <> 'network' or (${table.endpointUrl} is not null and ${table.grammar} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Traffic carried through each source per UTC day, written in the same transaction as the plans' usage
+ * it is part of: what the client sockets carried (the cost side) and what customers were billed for it
+ * (with the target filters' 2x, the revenue side).
+ */
+export const sourceUsageDaily = pgTable(
+  'source_usage_daily',
+  {
+    sourceId: uuid()
+      .notNull()
+      .references(() => supplySources.id, { onDelete: 'cascade' }),
+    day: timestamp({ withTimezone: true }).notNull(),
+    carriedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    billedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /** Dials through it that opened, that failed, and their connect time (health, per day). */
+    connects: bigint({ mode: 'number' }).notNull().default(0),
+    failures: bigint({ mode: 'number' }).notNull().default(0),
+    connectMsTotal: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.sourceId, table.day] })],
+);

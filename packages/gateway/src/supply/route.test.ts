@@ -1,0 +1,166 @@
+import type { Targeting } from '@bytegate/contracts/targeting';
+import { describe, expect, it } from 'vitest';
+import type { GrammarAdapter } from './grammar.ts';
+import { networkBinding, networkExit, networkSourceIdOf, orderSources, readNetworkBinding } from './route.ts';
+import type { ExitsSource, NetworkSource, Source } from './source.ts';
+import { SourceHealth } from './source-health.ts';
+
+/** An adapter that spells only countries, as a plain function of the targeting (enough for routing). */
+const countriesOnly: GrammarAdapter = {
+  name: 'template',
+  cannotExpress: (targeting) => (targeting.cities?.length ? 'city targeting' : null),
+  credentials: (account, targeting, session) => ({
+    username: `${account.username}-cc-${targeting.countries?.[0] ?? 'any'}${session ? `-s-${session.key.length}` : ''}`,
+    password: account.password,
+  }),
+  classify: () => 'failed',
+};
+
+const own = (fields: Partial<ExitsSource> = {}): ExitsSource => ({
+  id: 'own',
+  name: 'Own residential exits',
+  poolType: 'residential',
+  kind: 'exits',
+  weight: 100,
+  costPerGbCents: 0,
+  state: 'active',
+  ...fields,
+});
+
+const network = (id: string, fields: Partial<NetworkSource> = {}): NetworkSource => ({
+  id,
+  name: `Network ${id}`,
+  poolType: 'residential',
+  kind: 'network',
+  weight: 100,
+  costPerGbCents: 120,
+  state: 'active',
+  endpoint: { protocol: 'http', host: '127.0.0.1', port: 7777 },
+  account: { username: 'acct', password: 'secret' },
+  adapter: countriesOnly,
+  ...fields,
+});
+
+/** How often each source comes first over many orders. */
+function firstShares(sources: Source[], targeting: Targeting, health = new SourceHealth()) {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < 4000; i++) {
+    const [first] = orderSources(sources, targeting, health, 'weight');
+    if (first) {
+      counts.set(first.id, (counts.get(first.id) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+describe('orderSources', () => {
+  it('leaves out sources that are off, draining, weightless or cannot spell the targeting', () => {
+    const sources = [
+      own({ state: 'off' }),
+      network('a', { state: 'draining' }),
+      network('b', { weight: 0 }),
+      network('c'),
+      network('d'),
+    ];
+    const health = new SourceHealth();
+    expect(
+      orderSources(sources, { countries: ['US'] }, health, 'weight')
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['c', 'd']);
+    // A network that cannot spell city targeting never gets a city-targeted connection; our exits can.
+    expect(
+      orderSources([own(), network('c')], { countries: ['US'], cities: ['dallas'] }, health, 'weight').map(
+        (s) => s.id,
+      ),
+    ).toEqual(['own']);
+  });
+
+  it('shares first places by weight', () => {
+    const counts = firstShares([network('heavy', { weight: 300 }), network('light', { weight: 100 })], {});
+    const heavy = (counts.get('heavy') ?? 0) / 4000;
+    expect(heavy).toBeGreaterThan(0.68);
+    expect(heavy).toBeLessThan(0.82);
+  });
+
+  it('fades a source that keeps failing for a country, and only for that country', () => {
+    let now = 1_000_000;
+    const health = new SourceHealth(() => now);
+    for (let i = 0; i < 40; i++) {
+      health.failed('bad', 'DE');
+      health.opened('good', 'DE', 50);
+    }
+    const sources = [network('bad'), network('good')];
+    const inGermany = firstShares(sources, { countries: ['DE'] }, health);
+    expect((inGermany.get('good') ?? 0) / 4000).toBeGreaterThan(0.9);
+    const inFrance = (firstShares(sources, { countries: ['FR'] }, health).get('good') ?? 0) / 4000;
+    expect(inFrance).toBeGreaterThan(0.4);
+    expect(inFrance).toBeLessThan(0.6);
+    // Five minutes on, the failures are forgotten.
+    now += 6 * 60_000;
+    expect(health.score('bad', 'DE')).toBe(0.5);
+  });
+
+  it('breaks a tie by cost, and puts the cheapest first when cost is the preference', () => {
+    const health = new SourceHealth();
+    const cheap = network('cheap', { costPerGbCents: 80, weight: 1 });
+    const dear = network('dear', { costPerGbCents: 300, weight: 1000 });
+    for (let i = 0; i < 20; i++) {
+      expect(orderSources([dear, cheap], {}, health, 'cost').map((s) => s.id)).toEqual(['cheap', 'dear']);
+    }
+    // Equal weight and health, the same draw: the cheaper goes first.
+    const tied = orderSources(
+      [network('x', { costPerGbCents: 300 }), network('y', { costPerGbCents: 90 })],
+      {},
+      health,
+      'weight',
+      () => 0.5,
+    );
+    expect(tied.map((s) => s.id)).toEqual(['y', 'x']);
+  });
+});
+
+describe('network exits and bindings', () => {
+  it("spell the connection's targeting and session into the vendor credentials, under the source's id", () => {
+    const source = network('n1');
+    const exit = networkExit(source, { countries: ['US'] }, { key: 'plan|abc|g1', minutes: 10 });
+    expect(exit.kind).toBe('upstream');
+    expect(exit.kind === 'upstream' && exit.upstream).toEqual({
+      protocol: 'http',
+      host: '127.0.0.1',
+      port: 7777,
+      username: 'acct-cc-US-s-11',
+      password: 'secret',
+    });
+    expect(networkSourceIdOf(exit.id)).toBe('n1');
+    expect(networkSourceIdOf('3f1c2a9e-0000-4000-8000-000000000000')).toBeUndefined();
+  });
+
+  it('give each binding of a source its own generation', () => {
+    const first = networkBinding('n1');
+    const second = networkBinding('n1');
+    expect(readNetworkBinding(first)?.sourceId).toBe('n1');
+    expect(readNetworkBinding(first)?.generation).not.toBe(readNetworkBinding(second)?.generation);
+    expect(readNetworkBinding('some-exit-id')).toBeUndefined();
+  });
+});
+
+describe('SourceHealth', () => {
+  it('keeps dials and alarms until drained, and takes a failed drain back', () => {
+    const health = new SourceHealth();
+    health.opened('a', 'US', 40);
+    health.opened('a', 'US', 60);
+    health.failed('a', 'US');
+    health.alarm('a', 'the network refused our account credentials');
+    const drained = health.drain();
+    expect(drained.dials.get('a')).toEqual({ connects: 2, failures: 1, connectMsTotal: 100 });
+    expect(drained.alarms.map((alarm) => alarm.alarm)).toEqual([
+      'the network refused our account credentials',
+    ]);
+    expect(health.drain().dials.size).toBe(0);
+    health.opened('a', 'US', 10);
+    health.restore(drained);
+    expect(health.drain().dials.get('a')).toEqual({ connects: 3, failures: 1, connectMsTotal: 110 });
+    expect(health.connectMs('a', 'US')).toBe(110 / 3);
+  });
+});
