@@ -70,9 +70,36 @@ function byteReader(socket: Socket) {
   };
 }
 
-function openTarget(host: string, port: number): Promise<Socket> {
+/** What a gated proxy answers one attempt: open the tunnel (from `localAddress`, if given), or refuse. */
+export type ProxyAnswer =
+  | { open: true; localAddress?: string | undefined }
+  | {
+      open: false;
+      /** The HTTP answer: status, reason phrase and headers. */
+      status: number;
+      reason: string;
+      headers?: Record<string, string>;
+      /** The SOCKS5 answer: an RFC 1929 failure, or this reply code to the CONNECT request. */
+      socks: 'auth' | number;
+    };
+
+/** Decides each attempt from the credentials it gave (undefined when it gave none). */
+export type ProxyGate = (credentials: {
+  username: string | undefined;
+  password: string | undefined;
+}) => ProxyAnswer;
+
+/** The gate of a proxy with one account: its credentials open, anything else is refused as auth. */
+const accountGate =
+  (account: { username: string; password: string }): ProxyGate =>
+  ({ username, password }) =>
+    username === account.username && password === account.password
+      ? { open: true }
+      : { open: false, status: 407, reason: 'Proxy Authentication Required', socks: 'auth' };
+
+function openTarget(host: string, port: number, localAddress?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const target = tcpConnect({ host, port });
+    const target = tcpConnect({ host, port, ...(localAddress === undefined ? {} : { localAddress }) });
     target.once('error', reject);
     target.once('connect', () => {
       target.off('error', reject);
@@ -117,18 +144,25 @@ async function listen(onSocket: (socket: Socket, seen: SeenAttempt[]) => Promise
   };
 }
 
+export interface HttpProxyOptions {
+  coalesce?: boolean;
+  answerDelayMs?: number;
+}
+
 /**
  * An HTTP CONNECT proxy that requires `username:password`. With `coalesce`, it waits for the target's
  * first bytes and sends them in the same write as its 200 answer (what a server-first protocol does to
  * a real proxy), so the client must keep bytes that follow the response head. With `answerDelayMs`, it
  * is that slow to answer (a distant provider), so a client's bytes arrive while the tunnel opens.
  */
-export function startHttpConnectProxy(account: {
-  username: string;
-  password: string;
-  coalesce?: boolean;
-  answerDelayMs?: number;
-}): Promise<FakeProxy> {
+export function startHttpConnectProxy(
+  account: { username: string; password: string } & HttpProxyOptions,
+): Promise<FakeProxy> {
+  return startGatedHttpProxy(accountGate(account), account);
+}
+
+/** An HTTP CONNECT proxy whose `gate` decides each attempt (a fake vendor network's grammar). */
+export function startGatedHttpProxy(gate: ProxyGate, options: HttpProxyOptions = {}): Promise<FakeProxy> {
   return listen(async (client, seen) => {
     const reader = byteReader(client);
     const head = await reader.readHead();
@@ -139,8 +173,12 @@ export function startHttpConnectProxy(account: {
     const username = decoded && colon >= 0 ? decoded.slice(0, colon) : undefined;
     const password = decoded && colon >= 0 ? decoded.slice(colon + 1) : undefined;
     seen.push({ username, password, target });
-    if (username !== account.username || password !== account.password) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+    const answer = gate({ username, password });
+    if (!answer.open) {
+      const headers = Object.entries(answer.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`);
+      client.end(
+        `HTTP/1.1 ${answer.status} ${answer.reason}\r\n${headers.join('')}Content-Length: 0\r\n\r\n`,
+      );
       return;
     }
     const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target);
@@ -148,25 +186,25 @@ export function startHttpConnectProxy(account: {
       client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const upstream = await openTarget(match[1], Number(match[2])).catch(() => null);
+    const upstream = await openTarget(match[1], Number(match[2]), answer.localAddress).catch(() => null);
     if (!upstream) {
       client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const answer = Buffer.from('HTTP/1.1 200 Connection established\r\nVia: 1.1 fake\r\n\r\n');
-    if (account.answerDelayMs) {
-      await new Promise((resolve) => setTimeout(resolve, account.answerDelayMs));
+    const established = Buffer.from('HTTP/1.1 200 Connection established\r\nVia: 1.1 fake\r\n\r\n');
+    if (options.answerDelayMs) {
+      await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs));
     }
-    if (account.coalesce) {
+    if (options.coalesce) {
       const first = await new Promise<Buffer>((resolve) =>
         upstream.once('data', (chunk: Buffer) => {
           upstream.pause(); // at once: a chunk emitted with no listener would be lost
           resolve(chunk);
         }),
       );
-      client.write(Buffer.concat([answer, first]));
+      client.write(Buffer.concat([established, first]));
     } else {
-      client.write(answer);
+      client.write(established);
     }
     splice(client, upstream, reader.release());
     upstream.resume();
@@ -175,6 +213,14 @@ export function startHttpConnectProxy(account: {
 
 /** A SOCKS5 proxy that offers only username/password authentication and then CONNECT. */
 export function startSocks5Proxy(account: { username: string; password: string }): Promise<FakeProxy> {
+  return startGatedSocks5Proxy(accountGate(account));
+}
+
+/**
+ * A SOCKS5 proxy whose `gate` decides each attempt at the RFC 1929 stage: a refusal with `socks: 'auth'`
+ * fails the authentication, one with a reply code answers the CONNECT request with it.
+ */
+export function startGatedSocks5Proxy(gate: ProxyGate): Promise<FakeProxy> {
   return listen(async (client, seen) => {
     const reader = byteReader(client);
     const [version = 0, methodCount = 0] = await reader.read(2);
@@ -188,9 +234,10 @@ export function startSocks5Proxy(account: { username: string; password: string }
     const username = (await reader.read(userLength)).toString('utf8');
     const [passwordLength = 0] = await reader.read(1);
     const password = (await reader.read(passwordLength)).toString('utf8');
-    const isAccount = username === account.username && password === account.password;
-    client.write(Buffer.from([1, isAccount ? 0 : 1]));
-    if (!isAccount) {
+    const answer = gate({ username, password });
+    const isAuthFailure = !answer.open && answer.socks === 'auth';
+    client.write(Buffer.from([1, isAuthFailure ? 1 : 0]));
+    if (isAuthFailure) {
       seen.push({ username, password, target: '' });
       client.end();
       return;
@@ -208,7 +255,12 @@ export function startSocks5Proxy(account: { username: string; password: string }
     }
     const port = (await reader.read(2)).readUInt16BE(0);
     seen.push({ username, password, target: `${host.includes(':') ? `[${host}]` : host}:${port}` });
-    const upstream = command === 1 ? await openTarget(host, port).catch(() => null) : null;
+    if (!answer.open) {
+      client.end(Buffer.from([5, answer.socks === 'auth' ? 1 : answer.socks, 0, 1, 0, 0, 0, 0, 0, 0]));
+      return;
+    }
+    const upstream =
+      command === 1 ? await openTarget(host, port, answer.localAddress).catch(() => null) : null;
     // REP 0x00 succeeded, 0x05 connection refused; the bound address is not needed by clients.
     client.write(Buffer.from([5, upstream ? 0 : 5, 0, 1, 0, 0, 0, 0, 0, 0]));
     if (!upstream) {
