@@ -109,6 +109,12 @@ export class TargetConnection implements ReadConsumer {
   }
 }
 
+/**
+ * The key of a connection used for one request only: a rotating connection through a wholesale network
+ * would keep the vendor's exit IP for as long as it was reused.
+ */
+export const ONE_OFF = '!one-off';
+
 /** Idle keep-alive connections to targets, by exit and target, newest first. */
 export class TargetPool {
   private readonly idle = new Map<string, TargetConnection[]>();
@@ -136,7 +142,7 @@ export class TargetPool {
   put(connection: TargetConnection): void {
     connection.owner = null;
     const list = this.idle.get(connection.key) ?? [];
-    if (list.length >= MAX_IDLE_PER_KEY || connection.socket.destroyed) {
+    if (list.length >= MAX_IDLE_PER_KEY || connection.socket.destroyed || connection.key === ONE_OFF) {
       connection.socket.destroy();
       return;
     }

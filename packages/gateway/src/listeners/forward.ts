@@ -9,6 +9,7 @@ import { type ExchangeEvents, ForwardExchange } from '../http1/exchange.ts';
 import { type ForwardRequest, forwardRequestFor } from '../http1/forward-request.ts';
 import { headerValue, type MalformedMessage, type RequestHead, splitAbsoluteUrl } from '../http1/messages.ts';
 import type { TargetConnection } from '../http1/target-pool.ts';
+import { ONE_OFF } from '../http1/target-pool.ts';
 import { trafficEnded } from '../plan-check.ts';
 import { resolveTarget } from '../policy/resolve-target.ts';
 import type { Exit } from '../store.ts';
@@ -145,8 +146,8 @@ class ForwardFlow implements ExchangeEvents {
     );
     this.exchange = exchange;
     this.from.setExchange(exchange);
-    const key = `${exit.id}|${this.address}|${this.port}`;
-    this.connection = fresh ? undefined : ctx.targetPool.take(key, exchange);
+    const key = this.dialer.reusesTargets ? `${exit.id}|${this.address}|${this.port}` : ONE_OFF;
+    this.connection = fresh || key === ONE_OFF ? undefined : ctx.targetPool.take(key, exchange);
     if (this.connection) {
       exchange.start(this.connection, bytes);
       return;

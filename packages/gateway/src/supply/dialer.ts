@@ -110,6 +110,14 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     return this.next(key, undefined);
   }
 
+  /**
+   * Whether the exit's connections to a target may be kept alive for later requests: not a rotating
+   * one through a network, which would keep the vendor's exit IP for as long as it was reused.
+   */
+  get reusesTargets(): boolean {
+    return this.source?.kind !== 'network' || sessionKey(this, this.targeting) !== undefined;
+  }
+
   /** Whether a failed dial may be followed by another. */
   get canMoveOn(): boolean {
     const limit = this.sources.length > 1 ? TRIES_ACROSS_SOURCES : TRIES_IN_ONE_SOURCE;
