@@ -122,7 +122,10 @@ export interface Gateway {
   stats(): GatewayStats;
   /** Starts the listeners (and the usage flush, when set); answers the ports they really got. */
   listen(): Promise<ListeningPorts>;
-  /** One flush of metered usage to the store now (never rejects: a failure keeps the usage). */
+  /**
+   * One flush of metered usage to the store now, after the one under way (never rejects: a failure
+   * keeps the usage).
+   */
   flushUsage(): Promise<void>;
   /** Stops the listeners and ends every connection; with usageFlushEveryMs, then flushes what is left. */
   close(): Promise<void>;
@@ -377,7 +380,10 @@ export function createGateway(store: GatewayStore, settings: GatewaySettings): G
       }
       return ports;
     },
-    flushUsage: () => flusher.flush(),
+    // After the flush under way, if any: it may have drained before the caller's last bytes were metered.
+    flushUsage: async () => {
+      await flusher.flushLast();
+    },
     async close() {
       await closeAndFlush();
     },

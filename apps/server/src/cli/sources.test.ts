@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDb } from '@bytegate/db';
+import { listAuditEntries } from '@bytegate/db/queries';
+import { seedDataDir } from '@bytegate/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
+
+describe('bytegate sources', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bytegate-sources-'));
+    await seedDataDir(dataDir);
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, 'sources', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+
+  it('adds an Oxylabs network and a template one, lists them with the password hidden, and changes and disables one', async () => {
+    const added = run(
+      'add',
+      '--name',
+      'Oxylabs residential',
+      '--pool',
+      'residential',
+      '--grammar',
+      'oxylabs',
+      '--url',
+      'http://acct:S3cretPass@127.0.0.1:7777',
+      '--cost-per-gb',
+      '1.20',
+    );
+    expect(added.stderr).toBe('');
+    expect(added.stdout).toMatch(
+      /^Added source Oxylabs residential \([0-9a-f-]{36}\): network for the residential pool, active\./,
+    );
+    const template = run(
+      'add',
+      '--name',
+      'Reseller X',
+      '--pool',
+      'mobile',
+      '--grammar',
+      'template',
+      '--template',
+      '{user}[-country-{country:lower}][-session-{session}]',
+      '--url',
+      'socks5://acct:Other9@127.0.0.1:1080',
+      '--weight',
+      '50',
+    );
+    expect(template.stderr).toBe('');
+
+    const badTemplate = run(
+      'add',
+      '--name',
+      'Y',
+      '--pool',
+      'mobile',
+      '--grammar',
+      'template',
+      '--template',
+      '{user}-{cuntry}',
+      '--url',
+      'http://a:b@127.0.0.1:1',
+    );
+    expect(badTemplate.status).toBe(1);
+    expect(badTemplate.stderr).toMatch(/^error: template: unknown placeholder \{cuntry\}/);
+
+    const set = run(
+      'set',
+      'Oxylabs residential',
+      '--weight',
+      '300',
+      '--cost-per-gb',
+      '0.95',
+      '--reason',
+      'better deal',
+    );
+    expect(set.stderr).toBe('');
+    expect(set.stdout).toContain('Source Oxylabs residential: active, weight 300, $0.95 a GB.');
+    const off = run('disable', 'Reseller X', '--reason', 'vendor outage');
+    expect(off.stdout).toContain('Source Reseller X is off.');
+
+    const list = run('list');
+    expect(list.stderr).toBe('');
+    expect(list.stdout).toContain('http://acct:***@127.0.0.1:7777');
+    expect(list.stdout).toContain('socks5://acct:***@127.0.0.1:1080');
+    expect(list.stdout).not.toContain('S3cretPass');
+    expect(list.stdout).toContain('Own datacenter exits');
+    expect(list.stdout).toMatch(/Reseller X.*off/);
+
+    const database = await createDb({ dataDir });
+    const { rows } = await listAuditEntries(database.db, { limit: 10, offset: 0 });
+    expect(rows.map((row) => [row.actorEmail, row.action, row.reason])).toEqual([
+      ['cli', 'source.change', 'vendor outage'],
+      ['cli', 'source.change', 'better deal'],
+      ['cli', 'source.add', null],
+      ['cli', 'source.add', null],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('S3cretPass');
+    await database.close();
+  }, 120_000); // several CLI processes, each opening the embedded database
+
+  it('names the problem with a bad pool, an unknown source or nothing to change', () => {
+    const badPool = run(
+      'add',
+      '--name',
+      'Z',
+      '--pool',
+      'premium',
+      '--grammar',
+      'oxylabs',
+      '--url',
+      'http://a:b@h:1',
+    );
+    expect(badPool.status).toBe(1);
+    expect(badPool.stderr).toContain('error: pool must be datacenter, residential or mobile');
+    const unknown = run('set', 'Nobody', '--weight', '1');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('error: No source is named Nobody');
+    const nothing = run('set', 'Own mobile exits');
+    expect(nothing.status).toBe(1);
+    expect(nothing.stderr).toContain('nothing to change');
+  }, 60_000);
+});
