@@ -79,6 +79,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A browser on a loaded machine (two busy cores, CI) takes seconds to render what a request
+          // changed: vitest's default 1 s for expect.poll failed journeys that were merely slow.
+          expect: { poll: { timeout: 15_000 } },
           // Two files at a time: each starts its own server on a fresh embedded database (about 7 s
           // spent waiting on it) and a browser, so two overlap well even on 2 cores.
           maxWorkers: 2,

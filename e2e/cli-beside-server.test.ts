@@ -183,7 +183,7 @@ describe.each(engines)('bytegate beside a running server on $name', ({ postgres 
     const help = await bytegate(env, ['threads', 'set', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--limit <threads>');
-  });
+  }, 180_000); // CLI processes, each of which takes seconds to start on a loaded machine
 
   it('grants a staff role the API answers on the next request', async () => {
     const grant = await bytegate(env, ['staff', 'grant', '--email', email, '--role', 'support']);
@@ -193,7 +193,7 @@ describe.each(engines)('bytegate beside a running server on $name', ({ postgres 
       expect(await api<{ role: string }>('GET', '/auth/me')).toMatchObject({ role: 'support' });
     });
     expect((await bytegate(env, ['staff', 'revoke', '--email', email])).status).toBe(0);
-  });
+  }, 180_000); // CLI processes, each of which takes seconds to start on a loaded machine
 
   it('sets a thread limit the gateway obeys within 2 s, and shows the customer as the console does', async () => {
     await api('POST', '/subuser/create', {
@@ -261,7 +261,7 @@ describe.each(engines)('bytegate beside a running server on $name', ({ postgres 
     expect(json.customer).toMatchObject({ email, balance: 35.05 });
     const search = await bytegate(env, ['customers', 'search', plan.login]);
     expect(search.stdout).toContain(`${email}  active  $35.05  (matched by proxy login)`);
-  });
+  }, 180_000); // CLI processes, each of which takes seconds to start on a loaded machine
 
   it.runIf(!postgres)(
     'refuses what must not run beside the server, and runs on the files once it stopped',
@@ -274,5 +274,6 @@ describe.each(engines)('bytegate beside a running server on $name', ({ postgres 
       expect(shown.stderr).toBe('');
       expect(shown.stdout).toContain('balance  $35.05');
     },
+    180_000, // CLI processes, each of which takes seconds to start on a loaded machine
   );
 });
