@@ -6,6 +6,7 @@ import {
   resolveAllowlistHolders,
 } from './allowlist-holders.ts';
 import type { Unblocks } from './policy/target-policy.ts';
+import { ExitIndex } from './routing/exit-index.ts';
 import type { UpstreamProxy } from './tunnel/upstream.ts';
 import { addUsage, type PlanUsage } from './tunnel/usage-meter.ts';
 
@@ -113,7 +114,11 @@ export interface GatewayStore {
    * the refusal says so.
    */
   isSharedAddress?(address: string): boolean;
-  listExits(poolType: PoolType): readonly Exit[];
+  /**
+   * A pool's exits in rotation, indexed for picks (routing/exit-index.ts). The same object for the
+   * store's life (or until a full reload), updated in place as exits change.
+   */
+  exitIndex(poolType: PoolType): ExitIndex;
   /** A proxy user by its login (logins of plans and proxy users never meet), or by its id. */
   getProxyUserByLogin?(login: string): ProxyUserAccess | undefined;
   getProxyUserById?(proxyUserId: string): ProxyUserAccess | undefined;
@@ -138,7 +143,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   /** Allowlist entries, each one proved (a test's allowlist is the customer's own). */
   private readonly allowlist: AllowlistEntry[] = [];
   private resolved: ResolvedAllowlist | null = null;
-  private readonly exits: Exit[] = [];
+  private readonly exitsByPool = new Map<PoolType, ExitIndex>();
   private readonly flushIds = new Set<string>();
   private readonly proxyUsersByLogin = new Map<string, ProxyUserAccess>();
   /** Everything flushed so far, per plan (and per proxy user, under proxyUserKey): what a database would hold. */
@@ -216,7 +221,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   }
 
   addExit(exit: Exit): this {
-    this.exits.push(exit);
+    this.exitIndex(exit.poolType).add(exit);
     return this;
   }
 
@@ -228,8 +233,13 @@ export class InMemoryGatewayStore implements GatewayStore {
     return [...this.plansByLogin.values()].find((plan) => plan.planId === planId);
   }
 
-  listExits(poolType: PoolType): readonly Exit[] {
-    return this.exits.filter((exit) => exit.poolType === poolType);
+  exitIndex(poolType: PoolType): ExitIndex {
+    let index = this.exitsByPool.get(poolType);
+    if (!index) {
+      index = new ExitIndex();
+      this.exitsByPool.set(poolType, index);
+    }
+    return index;
   }
 
   async flushUsage(flush: UsageFlush): Promise<void> {

@@ -10,7 +10,7 @@ describe.each(testDatabaseKinds())('the gateway store over %s', (kind) => {
     try {
       const store = new DbGatewayStore(handle.db);
       await store.refresh();
-      expect(store.listExits('residential')).toEqual([]);
+      expect([...store.exitIndex('residential')]).toEqual([]);
 
       const [added] = await createExits(handle.db, {
         exits: [
@@ -18,25 +18,25 @@ describe.each(testDatabaseKinds())('the gateway store over %s', (kind) => {
         ],
       });
       await store.refresh();
-      const loaded = store.listExits('residential');
-      expect(loaded.map((exit) => exit.country)).toEqual(['DE']);
+      const loaded = store.exitIndex('residential');
+      expect([...loaded].map((exit) => exit.country)).toEqual(['DE']);
 
-      // Nothing changed: the same list, not a new read.
+      // Nothing changed: the same index, not a new read.
       await store.refresh();
-      expect(store.listExits('residential')).toBe(loaded);
+      expect(store.exitIndex('residential')).toBe(loaded);
 
       // An operator's hand edit counts too (the trigger sees every statement).
       await handle.db.execute(sql`update exits set country = 'FR'`);
       await store.refresh();
-      expect(store.listExits('residential').map((exit) => exit.country)).toEqual(['FR']);
+      expect([...store.exitIndex('residential')].map((exit) => exit.country)).toEqual(['FR']);
       await handle.db.execute(sql`update exits set is_active = false`);
       await store.refresh();
-      expect(store.listExits('residential')).toEqual([]);
+      expect([...store.exitIndex('residential')]).toEqual([]);
 
       await handle.db.execute(sql`update exits set is_active = true`);
       await deleteExit(handle.db, { exitId: added?.id ?? '' });
       await store.refresh();
-      expect(store.listExits('residential')).toEqual([]);
+      expect([...store.exitIndex('residential')]).toEqual([]);
     } finally {
       await handle.close();
     }

@@ -17,6 +17,7 @@ import {
   type AllowlistEntry,
   DomainSet,
   type Exit,
+  ExitIndex,
   type ExitTraffic,
   type GatewayStore,
   type PlanAccess,
@@ -72,7 +73,7 @@ export class DbGatewayStore implements GatewayStore {
   private readonly plansById = new Map<string, PlanAccess>();
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
-  private exitsByPool = new Map<PoolType, Exit[]>();
+  private exitsByPool = new Map<PoolType, ExitIndex>();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
@@ -138,8 +139,13 @@ export class DbGatewayStore implements GatewayStore {
     return this.allowlist.shared.has(plainAddress(address));
   }
 
-  listExits(poolType: PoolType): readonly Exit[] {
-    return this.exitsByPool.get(poolType) ?? [];
+  exitIndex(poolType: PoolType): ExitIndex {
+    let index = this.exitsByPool.get(poolType);
+    if (!index) {
+      index = new ExitIndex();
+      this.exitsByPool.set(poolType, index);
+    }
+    return index;
   }
 
   /**
@@ -245,16 +251,16 @@ export class DbGatewayStore implements GatewayStore {
     if (version === this.exitsVersion) {
       return;
     }
-    const byPool = new Map<PoolType, Exit[]>();
+    const byPool = new Map<PoolType, ExitIndex>();
     // Out-of-rotation and switched-off exits are not read at all: only those in rotation are picked.
     for (const row of await listActiveExits(this.db)) {
       const exit = toGatewayExit(row);
       if (!exit) {
         continue; // validated on the way in; a row edited by hand into nonsense is skipped, not fatal
       }
-      const list = byPool.get(row.poolType) ?? [];
-      list.push(exit);
-      byPool.set(row.poolType, list);
+      const index = byPool.get(row.poolType) ?? new ExitIndex();
+      index.add(exit);
+      byPool.set(row.poolType, index);
     }
     this.exitsByPool = byPool;
     this.exitsVersion = version;

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import { GatewayError } from '../errors.ts';
+import type { ExitIndex } from '../routing/exit-index.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { SessionDirectory } from '../shared-state.ts';
@@ -162,7 +163,7 @@ export class ExitDialer implements StickyChoice {
   readonly sessions: StickySessions;
   readonly planId: string;
   readonly defaultTtlMinutes: number;
-  private readonly exits: readonly Exit[];
+  private readonly exits: ExitIndex;
   private readonly timeoutMs: number;
   private readonly health: ExitHealth | undefined;
   private readonly directory: SessionDirectory | undefined;
@@ -174,7 +175,7 @@ export class ExitDialer implements StickyChoice {
     readonly stickyPort: number | undefined,
   ) {
     const { plan, proxyUser } = admitted;
-    this.exits = settings.store.listExits(plan.poolType);
+    this.exits = settings.store.exitIndex(plan.poolType);
     this.sessions = settings.sessions;
     // A proxy user's sessions are its own: a reseller's customers naming the same sessid never meet.
     this.planId = admitted.userKey ?? plan.planId;
