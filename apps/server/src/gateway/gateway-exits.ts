@@ -1,23 +1,25 @@
 import type { ExitRow } from '@bytegate/db/queries';
 import { type Exit, ExitIndex, type PoolType, parseUpstreamUrl } from '@bytegate/gateway';
 
-/** An inventory row as the engine routes through it; null for an upstream URL it cannot read. */
+/**
+ * An inventory row as the engine routes through it; null for an upstream URL it cannot read. Written
+ * out as two literals, not a spread of the shared fields: V8 (Node 20) gave each spread copy a hidden
+ * class of its own, about 350 bytes more an exit and a slow property read wherever exits are read.
+ */
 export function toGatewayExit(row: ExitRow): Exit | null {
-  const location = {
-    id: row.id,
-    poolType: row.poolType,
-    country: row.country,
-    state: row.state?.toLowerCase() ?? undefined,
-    city: row.city?.toLowerCase() ?? undefined,
-    zip: row.zip ?? undefined,
-    asn: row.asn ?? undefined,
-    isRisky: row.isRisky,
-  };
+  const state = row.state?.toLowerCase() ?? undefined;
+  const city = row.city?.toLowerCase() ?? undefined;
+  const zip = row.zip ?? undefined;
+  const asn = row.asn ?? undefined;
+  const { id, poolType, country, isRisky } = row;
   if (row.kind === 'upstream') {
     const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
-    return upstream ? { ...location, kind: 'upstream', upstream } : null;
+    return upstream
+      ? { id, poolType, country, state, city, zip, asn, isRisky, kind: 'upstream', upstream }
+      : null;
   }
-  return { ...location, kind: 'direct', localAddress: row.localAddress ?? undefined };
+  const localAddress = row.localAddress ?? undefined;
+  return { id, poolType, country, state, city, zip, asn, isRisky, kind: 'direct', localAddress };
 }
 
 /**
