@@ -5,7 +5,7 @@ import type { Targeting } from '@bytegate/contracts/targeting';
 import type { AdmissionDeps, Admitted } from './admission.ts';
 import type { ClientSession } from './client-session.ts';
 import { GatewayError, type RefusedAccount } from './errors.ts';
-import { chooseExit, exitMatches, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
+import { chooseExit, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
 import { isTargetFilter } from './routing/username.ts';
 import type { ReleaseSlot, SessionDirectory } from './shared-state.ts';
 import { type Exit, type PlanAccess, type ProxyUserAccess, proxyUserKey } from './store.ts';
@@ -192,7 +192,7 @@ async function agreeOnSession(
   if (!key) {
     return;
   }
-  const exits = deps.store.listExits(plan.poolType);
+  const exits = deps.store.exitIndex(plan.poolType);
   let proposed: Exit;
   try {
     proposed = chooseExit(exits, targeting, choice);
@@ -204,7 +204,7 @@ async function agreeOnSession(
   if (!bound || bound.exitId === proposed.id) {
     return;
   }
-  const exit = exits.find((candidate) => candidate.id === bound.exitId && exitMatches(candidate, targeting));
+  const exit = exits.getMatching(bound.exitId, targeting);
   if (exit) {
     sessions.bind(key, exit, bound.ttlMs);
   } else {

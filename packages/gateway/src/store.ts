@@ -6,6 +6,7 @@ import {
   resolveAllowlistHolders,
 } from './allowlist-holders.ts';
 import type { Unblocks } from './policy/target-policy.ts';
+import { ExitIndex } from './routing/exit-index.ts';
 import type { Source } from './supply/source.ts';
 import type { UpstreamProxy } from './tunnel/upstream.ts';
 import { addUsage, type PlanUsage } from './tunnel/usage-meter.ts';
@@ -114,7 +115,11 @@ export interface GatewayStore {
    * the refusal says so.
    */
   isSharedAddress?(address: string): boolean;
-  listExits(poolType: PoolType): readonly Exit[];
+  /**
+   * A pool's exits in rotation, indexed for picks (routing/exit-index.ts). The same object for the
+   * store's life (or until a full reload), updated in place as exits change.
+   */
+  exitIndex(poolType: PoolType): ExitIndex;
   /**
    * The pool's sources of supply (our own exits, wholesale networks); none: its own exits alone, as a
    * store without sources has always routed.
@@ -144,7 +149,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   /** Allowlist entries, each one proved (a test's allowlist is the customer's own). */
   private readonly allowlist: AllowlistEntry[] = [];
   private resolved: ResolvedAllowlist | null = null;
-  private readonly exits: Exit[] = [];
+  private readonly exitsByPool = new Map<PoolType, ExitIndex>();
   private readonly sources: Source[] = [];
   private readonly flushIds = new Set<string>();
   private readonly proxyUsersByLogin = new Map<string, ProxyUserAccess>();
@@ -223,7 +228,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   }
 
   addExit(exit: Exit): this {
-    this.exits.push(exit);
+    this.exitIndex(exit.poolType).add(exit);
     return this;
   }
 
@@ -246,8 +251,13 @@ export class InMemoryGatewayStore implements GatewayStore {
     return [...this.plansByLogin.values()].find((plan) => plan.planId === planId);
   }
 
-  listExits(poolType: PoolType): readonly Exit[] {
-    return this.exits.filter((exit) => exit.poolType === poolType);
+  exitIndex(poolType: PoolType): ExitIndex {
+    let index = this.exitsByPool.get(poolType);
+    if (!index) {
+      index = new ExitIndex();
+      this.exitsByPool.set(poolType, index);
+    }
+    return index;
   }
 
   async flushUsage(flush: UsageFlush): Promise<void> {

@@ -5,11 +5,12 @@ import {
   addSourceUsage,
   addUsageStats,
   applyMeteredUsage,
-  type ExitRow,
   getInventoryVersion,
   isUsageFlushApplied,
   listActiveExits,
   listAllowlist,
+  listExitRemovalsSince,
+  listExitsChangedSince,
   listPlansForGateway,
   listProxyUsersForGateway,
   listSources,
@@ -20,14 +21,13 @@ import {
   type AllowlistAdmission,
   type AllowlistEntry,
   DomainSet,
-  type Exit,
+  type ExitIndex,
   type ExitTraffic,
   type GatewayStore,
   type PlanAccess,
   type PlanUsage,
   type PoolType,
   type ProxyUserAccess,
-  parseUpstreamUrl,
   plainAddress,
   proxyUserIdOfKey,
   type ResolvedAllowlist,
@@ -40,6 +40,7 @@ import {
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 import { credentialUsageOf } from './credential-usage.ts';
 import { toGatewaySource } from './gateway-sources.ts';
+import { ExitPools } from './gateway-exits.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -73,14 +74,15 @@ export interface TrafficObserver {
 
 /**
  * The gateway's store over the database. The hot path reads only memory: plans, allowlist and exits are
- * loaded at start and refreshed every second (plans incrementally, by `updated_at`), so a purchase or
- * top-up reaches the gateway within about a second and a query never sits in front of a connection.
+ * loaded at start and refreshed every second (plans incrementally, by `updated_at`; exits by the
+ * inventory version, see readExits), so a purchase or top-up reaches the gateway within about a second
+ * and a query never sits in front of a connection.
  */
 export class DbGatewayStore implements GatewayStore {
   private readonly plansById = new Map<string, PlanAccess>();
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
-  private exitsByPool = new Map<PoolType, Exit[]>();
+  private exits = new ExitPools();
   private sourcesByPool = new Map<PoolType, Source[]>();
   /** Each source's row as last read, so an unchanged one keeps its adapter (and its parsed template). */
   private sourceRows = new Map<string, { updatedAt: number; source: Source | null }>();
@@ -88,6 +90,8 @@ export class DbGatewayStore implements GatewayStore {
   private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
   private exitsVersion: number | null = null;
+  /** What the last read of the inventory that found it moved read: everything, or what changed. */
+  lastExitRead: { isFull: boolean; rows: number; removals: number } | null = null;
   private readonly trafficRows = new Map<string, PlanTrafficRow>();
   private readonly proxyUsers = new ProxyUserCache();
   /** Set when traffic is shared through Redis. */
@@ -149,8 +153,8 @@ export class DbGatewayStore implements GatewayStore {
     return this.allowlist.shared.has(plainAddress(address));
   }
 
-  listExits(poolType: PoolType): readonly Exit[] {
-    return this.exitsByPool.get(poolType) ?? [];
+  exitIndex(poolType: PoolType): ExitIndex {
+    return this.exits.index(poolType);
   }
 
   listSources(poolType: PoolType): readonly Source[] {
@@ -276,24 +280,40 @@ export class DbGatewayStore implements GatewayStore {
       ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
     ]);
     await this.readSources();
-    // The inventory can hold 100,000 exits: it is read again only when a write moved its version.
-    const version = await getInventoryVersion(this.db);
-    if (version === this.exitsVersion) {
+    await this.readExits();
+  }
+
+  /**
+   * The inventory can hold a million exits: when a write moved its version, the rows written and
+   * removed since the version held are read (in one snapshot, so the version read is exactly what they
+   * bring) and applied to the pools' indexes in place. The whole of it is read on the first read, and
+   * when removals this store has not seen were pruned (a day after), or the table was truncated.
+   */
+  private async readExits(): Promise<void> {
+    const seen = this.exitsVersion;
+    if (seen !== null && (await getInventoryVersion(this.db)).version === seen) {
       return;
     }
-    const byPool = new Map<PoolType, Exit[]>();
-    // Out-of-rotation and switched-off exits are not read at all: only those in rotation are picked.
-    for (const row of await listActiveExits(this.db)) {
-      const exit = toGatewayExit(row);
-      if (!exit) {
-        continue; // validated on the way in; a row edited by hand into nonsense is skipped, not fatal
-      }
-      const list = byPool.get(row.poolType) ?? [];
-      list.push(exit);
-      byPool.set(row.poolType, list);
-    }
-    this.exitsByPool = byPool;
-    this.exitsVersion = version;
+    await this.db.transaction(
+      async (tx) => {
+        const { version, removalsPrunedThrough } = await getInventoryVersion(tx);
+        if (seen === null || seen < removalsPrunedThrough) {
+          // Out-of-rotation and switched-off exits are not read at all: only those in rotation are picked.
+          const rows = await listActiveExits(tx);
+          const pools = new ExitPools();
+          pools.apply(rows);
+          this.exits = pools;
+          this.lastExitRead = { isFull: true, rows: rows.length, removals: 0 };
+        } else {
+          const removedIds = await listExitRemovalsSince(tx, { since: seen });
+          const rows = await listExitsChangedSince(tx, { since: seen });
+          this.exits.apply(rows, removedIds);
+          this.lastExitRead = { isFull: false, rows: rows.length, removals: removedIds.length };
+        }
+        this.exitsVersion = version;
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
   }
 
   /**
@@ -465,25 +485,6 @@ function sourceUsageOf(
     }
   }
   return [...bySource.values()];
-}
-
-/** An inventory row as the engine routes through it; null for an upstream URL it cannot read. */
-export function toGatewayExit(row: ExitRow): Exit | null {
-  const location = {
-    id: row.id,
-    poolType: row.poolType,
-    country: row.country,
-    state: row.state?.toLowerCase() ?? undefined,
-    city: row.city?.toLowerCase() ?? undefined,
-    zip: row.zip ?? undefined,
-    asn: row.asn ?? undefined,
-    isRisky: row.isRisky,
-  };
-  if (row.kind === 'upstream') {
-    const upstream = row.upstreamUrl ? parseUpstreamUrl(row.upstreamUrl) : null;
-    return upstream ? { ...location, kind: 'upstream', upstream } : null;
-  }
-  return { ...location, kind: 'direct', localAddress: row.localAddress ?? undefined };
 }
 
 /** Plans' allowlist entries as the gateway's one rule takes them (entries of unknown plans left out). */

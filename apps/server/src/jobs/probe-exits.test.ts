@@ -76,7 +76,7 @@ describe.each(testDatabaseKinds())('the exit probe job on %s', (kind) => {
   });
 
   const ctx = () => ({ db: fixture.server.database.db, config: fixture.server.config });
-  const isPicked = () => fixture.gateway.store.listExits('datacenter').some((exit) => exit.id === deadExitId);
+  const isPicked = () => fixture.gateway.store.exitIndex('datacenter').get(deadExitId) !== undefined;
   /** curl through the gateway to the origin from an exit in `country`: the status and the body. */
   async function curlFrom(country: string) {
     const { stdout } = await run('curl', [

@@ -5,7 +5,7 @@ import {
   recordExitProbe,
   sumExitTraffic,
 } from '@bytegate/db/queries';
-import { toGatewayExit } from '../gateway/db-gateway-store.ts';
+import { toGatewayExit } from '../gateway/gateway-exits.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { probeVerdict, trafficVerdicts } from '../services/inventory/exit-health-rules.ts';
 import { HEALTH_JOB_ACTOR } from '../services/inventory/inventory-access.ts';

@@ -55,4 +55,26 @@ describe.each(testDatabaseKinds())('pruning usage on %s', (kind) => {
     );
     expect(userRows).toHaveLength(2);
   });
+
+  it('forgets removed exits after a day, and tells gateways that were behind to read the whole inventory', async () => {
+    const ctx = { db: server.database.db, config: server.config };
+    await queryRows(
+      server,
+      `insert into exits (name, kind, pool_type, country) values ('prune-gone', 'direct', 'datacenter', 'DE')`,
+    );
+    await queryRows(server, `delete from exits where name = 'prune-gone'`);
+    const [removal] = await queryRows<{ version: string }>(
+      server,
+      'select max(version) as version from exit_removals',
+    );
+    await pruneUsage(ctx);
+    expect(await queryRows(server, 'select 1 from exit_removals')).not.toHaveLength(0);
+    await pruneUsage(ctx, new Date(Date.now() + 25 * 60 * 60 * 1000));
+    expect(await queryRows(server, 'select 1 from exit_removals')).toHaveLength(0);
+    const [state] = await queryRows<{ through: string }>(
+      server,
+      'select removals_pruned_through as through from inventory_version',
+    );
+    expect(Number(state?.through)).toBe(Number(removal?.version));
+  });
 });

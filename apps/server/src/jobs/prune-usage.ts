@@ -1,5 +1,6 @@
 import { DAILY_RETENTION_DAYS, HOURLY_RETENTION_DAYS } from '@bytegate/contracts/stats';
 import {
+  deleteExitRemovalsBefore,
   deleteExitTrafficBefore,
   deleteIdempotentRequestsBefore,
   deleteUsageBefore,
@@ -16,7 +17,8 @@ const KEEP_FLUSH_IDS_MS = 24 * 60 * 60 * 1000;
 /**
  * Usage aggregates (and exits' traffic health) are kept 30 days (ARCHITECTURE, "The gateway"); the
  * Statistics' hourly rows 90 days and their daily rows 13 months; flush ids and the public API's
- * idempotency keys a day (a retry comes within minutes).
+ * idempotency keys a day (a retry comes within minutes); removed exits a day (gateways read them within
+ * a second; one that was away longer reads the whole inventory).
  */
 export async function pruneUsage(ctx: ServiceContext, now = new Date()): Promise<void> {
   await deleteUsageBefore(ctx.db, { before: new Date(now.getTime() - KEEP_USAGE_MS) });
@@ -27,4 +29,5 @@ export async function pruneUsage(ctx: ServiceContext, now = new Date()): Promise
   });
   await deleteUsageFlushesBefore(ctx.db, { before: new Date(now.getTime() - KEEP_FLUSH_IDS_MS) });
   await deleteIdempotentRequestsBefore(ctx.db, { before: new Date(now.getTime() - KEEP_FLUSH_IDS_MS) });
+  await deleteExitRemovalsBefore(ctx.db, { before: new Date(now.getTime() - KEEP_FLUSH_IDS_MS) });
 }

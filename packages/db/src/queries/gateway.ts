@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../client.ts';
 import { users } from '../schema/accounts.ts';
-import { exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
+import { exitRemovals, exits, inventoryVersion, planAllowlist, proxySettings } from '../schema/inventory.ts';
 import { plans } from '../schema/plans.ts';
 import { usageErrors, usageFlushes, usageHosts } from '../schema/traffic.ts';
 import { applyProxyUserUsage, type ProxyUserMeteredUsage } from './proxy-users.ts';
@@ -45,10 +45,49 @@ export async function listAllowlist(db: Executor) {
     .from(planAllowlist);
 }
 
-/** The inventory's change counter (bumped by a trigger on every statement that writes `exits`). */
-export async function getInventoryVersion(db: Executor): Promise<number> {
-  const [row] = await db.select({ version: inventoryVersion.version }).from(inventoryVersion);
-  return row?.version ?? 0;
+/**
+ * The inventory's change counter (bumped by a trigger on every statement that writes `exits`), and the
+ * version up to which removals may have been pruned (a reader behind it reads the whole inventory).
+ */
+export async function getInventoryVersion(
+  db: Executor,
+): Promise<{ version: number; removalsPrunedThrough: number }> {
+  const [row] = await db
+    .select({
+      version: inventoryVersion.version,
+      removalsPrunedThrough: inventoryVersion.removalsPrunedThrough,
+    })
+    .from(inventoryVersion);
+  return row ?? { version: 0, removalsPrunedThrough: 0 };
+}
+
+/** Every exit a statement wrote after inventory version `since`, in rotation or not. */
+export async function listExitsChangedSince(db: Executor, params: { since: number }): Promise<ExitRow[]> {
+  return db.select().from(exits).where(gt(exits.changedVersion, params.since));
+}
+
+/** The ids of exits deleted after inventory version `since`. */
+export async function listExitRemovalsSince(db: Executor, params: { since: number }): Promise<string[]> {
+  const rows = await db
+    .select({ exitId: exitRemovals.exitId })
+    .from(exitRemovals)
+    .where(gt(exitRemovals.version, params.since));
+  return rows.map((row) => row.exitId);
+}
+
+/**
+ * Forgets removals recorded before `before`, and raises the version a reader must have seen to read
+ * only what changed since (one that has seen less reads the whole inventory again).
+ */
+export async function deleteExitRemovalsBefore(db: Executor, params: { before: Date }): Promise<void> {
+  await db.execute(sql`
+    with pruned as (
+      delete from ${exitRemovals} where ${exitRemovals.removedAt} < ${params.before.toISOString()}
+      returning ${exitRemovals.version}
+    )
+    update ${inventoryVersion}
+    set removals_pruned_through = greatest(removals_pruned_through, (select max(version) from pruned))
+    where exists (select 1 from pruned)`);
 }
 
 /** The exits in rotation: switched on, and not taken out by the health rules. */

@@ -48,8 +48,14 @@ export const exits = pgTable(
     outOfRotationAt: timestamp({ withTimezone: true }),
     outOfRotationReason: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The inventory version of the statement that last wrote the row (a trigger stamps it, whoever
+     * writes): the gateway reads the rows changed since the version it has, not the whole inventory.
+     */
+    changedVersion: bigint({ mode: 'number' }).notNull().default(0),
   },
   (table) => [
+    index('exits_changed_version_idx').on(table.changedVersion),
     index('exits_pool_country_idx').on(table.poolType, table.country),
     // The option lists of Proxy Settings: states, ASNs and postal codes of the chosen countries.
     index('exits_pool_country_state_idx').on(table.poolType, table.country, table.state),
@@ -121,16 +127,37 @@ export const proxySettings = pgTable(
 );
 
 /**
- * One row counting changes to `exits` (a statement trigger bumps it, whoever writes): the gateway reads
- * it every second and reloads the inventory only when it moved.
+ * One row counting changes to `exits`: a trigger bumps it before every statement that writes them
+ * (holding its row lock to the commit, so versions commit in order) and stamps the rows written with the
+ * new version (`exits.changed_version`). The gateway reads it every second and, when it moved, reads
+ * the rows changed and removed since the version it has.
  */
 export const inventoryVersion = pgTable(
   'inventory_version',
   {
     id: boolean().primaryKey().default(true),
     version: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * Removals up to this version may be gone (pruned, or a TRUNCATE that names none): a reader that
+     * has seen less reads the whole inventory again.
+     */
+    removalsPrunedThrough: bigint({ mode: 'number' }).notNull().default(0),
   },
   (table) => [check('inventory_version_single_row', sql`${table.id}`)],
+);
+
+/**
+ * Exits deleted, under the inventory version of the statement that deleted them (a trigger writes
+ * them): how a gateway that reads only what changed learns that a row is gone. Kept a day.
+ */
+export const exitRemovals = pgTable(
+  'exit_removals',
+  {
+    version: bigint({ mode: 'number' }).notNull(),
+    exitId: uuid().notNull(),
+    removedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.version, table.exitId] })],
 );
 
 /**

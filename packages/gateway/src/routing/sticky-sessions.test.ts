@@ -1,31 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import type { Exit } from '../store.ts';
+import { ExitIndex } from './exit-index.ts';
 import { StickySessions } from './sticky-sessions.ts';
 
-const exit = (id: string): Exit => ({
+const exit = (id: string, country = 'DE'): Exit => ({
   id,
   kind: 'direct',
   poolType: 'residential',
-  country: 'DE',
+  country,
   isRisky: false,
 });
+
+const indexOf = (...exits: Exit[]) => {
+  const index = new ExitIndex();
+  for (const each of exits) {
+    index.add(each);
+  }
+  return index;
+};
 
 describe('sticky sessions', () => {
   it('keeps the exit for the window, then lets it go', () => {
     let now = 0;
     const sessions = new StickySessions(() => now);
-    const exits = [exit('a'), exit('b')];
-    sessions.bind('plan|job42', exits[1] as Exit, 60_000);
+    const exits = indexOf(exit('a'), exit('b'));
+    sessions.bind('plan|job42', exits.get('b') as Exit, 60_000);
     now = 59_999;
-    expect(sessions.get('plan|job42', exits)?.id).toBe('b');
+    expect(sessions.get('plan|job42', exits, {})?.id).toBe('b');
     now = 60_000;
-    expect(sessions.get('plan|job42', exits)).toBeUndefined();
+    expect(sessions.get('plan|job42', exits, {})).toBeUndefined();
   });
 
   it('lets go when the exit is gone or no longer matches', () => {
     const sessions = new StickySessions(() => 0);
     sessions.bind('k', exit('gone'), 60_000);
-    expect(sessions.get('k', [exit('a')])).toBeUndefined();
+    expect(sessions.get('k', indexOf(exit('a')), {})).toBeUndefined();
+    expect(sessions.size).toBe(0);
+
+    const exits = indexOf(exit('a', 'DE'));
+    sessions.bind('k', exit('a'), 60_000);
+    expect(sessions.get('k', exits, { countries: ['DE'] })?.id).toBe('a');
+    expect(sessions.get('k', exits, { countries: ['FR'] })).toBeUndefined();
     expect(sessions.size).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
+import type { Targeting } from '@bytegate/contracts/targeting';
 import type { Exit } from '../store.ts';
+import type { ExitIndex } from './exit-index.ts';
 
 interface Binding {
   exitId: string;
@@ -15,16 +17,13 @@ export class StickySessions {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** The exit bound to `key`, if still bound, still listed and still matching. */
-  get(key: string, candidates: readonly Exit[]): Exit | undefined {
+  /** The exit bound to `key`, if still bound, still in the pool and still matching the targeting. */
+  get(key: string, exits: ExitIndex, targeting: Targeting): Exit | undefined {
     const binding = this.bindings.get(key);
     if (!binding) {
       return undefined;
     }
-    const exit =
-      binding.expiresAt > this.now()
-        ? candidates.find((candidate) => candidate.id === binding.exitId)
-        : undefined;
+    const exit = binding.expiresAt > this.now() ? exits.getMatching(binding.exitId, targeting) : undefined;
     if (!exit) {
       this.bindings.delete(key);
     }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import { GatewayError } from '../errors.ts';
+import type { ExitIndex } from '../routing/exit-index.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { SessionDirectory } from '../shared-state.ts';
@@ -53,7 +54,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
   readonly sessions: StickySessions;
   readonly planId: string;
   readonly defaultTtlMinutes: number;
-  private readonly exits: readonly Exit[];
+  private readonly exits: ExitIndex;
   private readonly sources: readonly Source[];
   private readonly exitsSource: ExitsSource | undefined;
   private readonly timeoutMs: number;
@@ -76,7 +77,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
   ) {
     const { plan, proxyUser } = admitted;
     this.settings = settings;
-    this.exits = settings.store.listExits(plan.poolType);
+    this.exits = settings.store.exitIndex(plan.poolType);
     this.sources = settings.store.listSources?.(plan.poolType) ?? [];
     this.exitsSource = this.sources.find((source): source is ExitsSource => source.kind === 'exits');
     this.sessions = settings.sessions;
