@@ -39,8 +39,8 @@ import {
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 import { credentialUsageOf } from './credential-usage.ts';
-import { toGatewaySource } from './gateway-sources.ts';
 import { ExitPools } from './gateway-exits.ts';
+import { toGatewaySource } from './gateway-sources.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
