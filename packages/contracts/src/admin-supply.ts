@@ -125,29 +125,31 @@ export type SourceDaysResponse = z.infer<typeof sourceDaysResponseSchema>;
 const WEIGHT_MESSAGE = `Weight must be a whole number from 0 to ${SOURCE_WEIGHT_MAX.toLocaleString('en-US')}`;
 const COST_MESSAGE = 'Cost per GB must be an amount in dollars, such as 1.20';
 
+/** What an admin may change of a source: its weight, state, cost per GB (dollars, "1.20"), its alarm. */
+export const sourceChangeFieldsSchema = z.object({
+  weight: z
+    .number({ error: WEIGHT_MESSAGE })
+    .int(WEIGHT_MESSAGE)
+    .min(0, WEIGHT_MESSAGE)
+    .max(SOURCE_WEIGHT_MAX, WEIGHT_MESSAGE)
+    .optional(),
+  state: z.enum(SOURCE_STATES, { error: 'State must be active, draining or off' }).optional(),
+  costPerGb: z
+    .union([z.number(), text('Cost per GB', { shouldTrim: true }).max(20, COST_MESSAGE)], {
+      error: COST_MESSAGE,
+    })
+    .transform((value) => String(value))
+    .refine((value) => /^\d{1,6}(\.\d{1,2})?$/.test(value), COST_MESSAGE)
+    .optional(),
+  clearAlarm: z.boolean({ error: 'Clear alarm must be true or false' }).optional(),
+});
+
 /**
- * `PATCH /api/admin/sources/:sourceId` (admins): any of weight, state, cost per GB (dollars, "1.20") and
- * clearing the alarm, with the reason the audit log keeps. A running gateway routes by it within a second.
+ * `PATCH /api/admin/sources/:sourceId` (admins): any of the fields above, with the reason the audit log
+ * keeps. A running gateway routes by it within a second.
  */
-export const changeSourceRequestSchema = z
-  .object({
-    weight: z
-      .number({ error: WEIGHT_MESSAGE })
-      .int(WEIGHT_MESSAGE)
-      .min(0, WEIGHT_MESSAGE)
-      .max(SOURCE_WEIGHT_MAX, WEIGHT_MESSAGE)
-      .optional(),
-    state: z.enum(SOURCE_STATES, { error: 'State must be active, draining or off' }).optional(),
-    costPerGb: z
-      .union([z.number(), text('Cost per GB', { shouldTrim: true }).max(20, COST_MESSAGE)], {
-        error: COST_MESSAGE,
-      })
-      .transform((value) => String(value))
-      .refine((value) => /^\d{1,6}(\.\d{1,2})?$/.test(value), COST_MESSAGE)
-      .optional(),
-    clearAlarm: z.boolean({ error: 'Clear alarm must be true or false' }).optional(),
-    reason: reasonField,
-  })
+export const changeSourceRequestSchema = sourceChangeFieldsSchema
+  .extend({ reason: reasonField })
   .refine(
     (body) =>
       body.weight !== undefined ||
