@@ -68,6 +68,8 @@ export const AUDIT_ACTIONS = [
   'exit.remove',
   'exit.rotation.out',
   'exit.rotation.restore',
+  'source.add',
+  'source.change',
   'contact.status',
   'contact.assign',
   'contact.note',
@@ -83,6 +85,7 @@ export const AUDIT_TARGET_TYPES = [
   'plan',
   'exit',
   'inventory',
+  'source',
   'contact_message',
   'outbox_message',
 ] as const;

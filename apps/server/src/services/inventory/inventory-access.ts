@@ -12,10 +12,16 @@ export const HEALTH_JOB_ACTOR: StaffActor = { userId: null, email: 'system', rol
 /** How far back an exit's traffic health looks in the console. */
 export const TRAFFIC_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** Staff read the inventory; only an admin (or the command line, or the health job) changes it. */
-export function checkMayChangeInventory(actor: StaffActor): void {
+/**
+ * Staff read the inventory (the exits, the sources of supply); only an admin (or the command line, or
+ * the health job) changes it.
+ */
+export function checkMayChangeInventory(actor: StaffActor, what: 'exits' | 'sources' = 'exits'): void {
   if (!hasRole(actor.role, 'admin')) {
-    throw new DomainError('FORBIDDEN', `${messages.adminOnly}: support may read the exits, not change them`);
+    throw new DomainError(
+      'FORBIDDEN',
+      `${messages.adminOnly}: support may read the ${what}, not change them`,
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { SOURCE_STATES, SOURCE_WEIGHT_MAX } from '@bytegate/contracts/admin-supply';
 import { hasControlCharacters } from '@bytegate/contracts/text';
 import type { NewSource, SourceRow } from '@bytegate/db/queries';
 import { GRAMMAR_NAMES, grammarAdapter, parseUpstreamUrl } from '@bytegate/gateway';
@@ -15,11 +16,12 @@ const dollarsAsCents = (field: string) =>
     )
     .transform((value) => Math.round(Number(value) * 100));
 
+const WEIGHT_MESSAGE = `weight must be a whole number from 0 to ${SOURCE_WEIGHT_MAX}`;
 const weight = z.coerce
-  .number({ error: 'weight must be a whole number from 0 to 1000000' })
-  .int('weight must be a whole number from 0 to 1000000')
-  .min(0, 'weight must be a whole number from 0 to 1000000')
-  .max(1_000_000, 'weight must be a whole number from 0 to 1000000');
+  .number({ error: WEIGHT_MESSAGE })
+  .int(WEIGHT_MESSAGE)
+  .min(0, WEIGHT_MESSAGE)
+  .max(SOURCE_WEIGHT_MAX, WEIGHT_MESSAGE);
 
 const name = z
   .string({ error: 'name is required' })
@@ -34,7 +36,7 @@ const template = z
   .refine((value) => !hasControlCharacters(value), 'template must not contain control characters')
   .optional();
 
-export const SOURCE_STATES = ['active', 'draining', 'off'] as const;
+export { SOURCE_STATES };
 
 /** A source as an operator gives it (`bytegate sources add`, the console's form). */
 export const sourceInputSchema = z
@@ -160,7 +162,7 @@ export function maskEndpointUrl(text: string | null): string | null {
   return `${scheme}://${user}${host}:${proxy.port}`;
 }
 
-/** A source as the audit log and the console keep it: everything but the account's password. */
+/** A source as the audit log keeps it: everything staff change or clear, but the account's password. */
 export function auditedSource(row: SourceRow) {
   return {
     name: row.name,
@@ -172,5 +174,6 @@ export function auditedSource(row: SourceRow) {
     costPerGbCents: row.costPerGbCents,
     weight: row.weight,
     state: row.state,
+    alarm: row.alarm,
   };
 }

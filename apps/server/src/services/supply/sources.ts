@@ -1,5 +1,6 @@
 import {
   createSource,
+  getSource,
   getSourceByName,
   insertAuditEntry,
   listSources,
@@ -13,6 +14,7 @@ import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { checkMayChangeInventory } from '../inventory/inventory-access.ts';
 import { auditedSource, SOURCE_STATES, sourceInputSchema, toNewSource } from './source-input.ts';
+import { supplyWindow } from './supply-figures.ts';
 
 // The sources of supply, changed by an admin or the command line, each change audited in its own
 // transaction. A running gateway routes by a change within a second (it reads the sources every second).
@@ -32,7 +34,7 @@ export async function addSource(
   ctx: ServiceContext,
   props: { input: Record<string, unknown>; reason?: string | undefined; actor: StaffActor },
 ): Promise<SourceRow> {
-  checkMayChangeInventory(props.actor);
+  checkMayChangeInventory(props.actor, 'sources');
   const parsed = sourceInputSchema.safeParse(props.input);
   if (!parsed.success) {
     throw validationError(parsed.error.issues);
@@ -77,13 +79,24 @@ export interface SourceSettings {
   clearAlarm?: boolean | undefined;
 }
 
-/** Changes a source's weight, state, cost or endpoint (found by name or id), audited with before and after. */
+/**
+ * Changes a source's weight, state, cost or endpoint, or clears its alarm, audited with before and after.
+ * The command line names a source by its name or id; the console by its id only (`{ id }`).
+ */
 export async function changeSource(
   ctx: ServiceContext,
-  props: { source: string; settings: SourceSettings; reason?: string | undefined; actor: StaffActor },
+  props: {
+    source: string | { id: string };
+    settings: SourceSettings;
+    reason?: string | undefined;
+    actor: StaffActor;
+  },
 ): Promise<SourceRow> {
-  checkMayChangeInventory(props.actor);
-  const known = await findSource(ctx, props.source);
+  checkMayChangeInventory(props.actor, 'sources');
+  const known =
+    typeof props.source === 'string'
+      ? await findSource(ctx, props.source)
+      : await getSourceById(ctx, props.source.id);
   const { settings } = props;
   // The same rules as adding one: the changed fields read against the rest of the row.
   const parsed = sourceInputSchema.safeParse({
@@ -111,7 +124,7 @@ export async function changeSource(
   return ctx.db.transaction(async (tx) => {
     const changed = await updateSource(tx, { id: known.id, change });
     if (!changed) {
-      throw new DomainError('NOT_FOUND', `No source is named ${props.source}`);
+      throw sourceNotFound();
     }
     await insertAuditEntry(tx, {
       actorUserId: props.actor.userId,
@@ -127,6 +140,17 @@ export async function changeSource(
   });
 }
 
+export const sourceNotFound = () => new DomainError('NOT_FOUND', 'No such source');
+
+/** A source by its id. */
+async function getSourceById(ctx: ServiceContext, id: string): Promise<SourceRow> {
+  const row = await getSource(ctx.db, { id });
+  if (!row) {
+    throw sourceNotFound();
+  }
+  return row;
+}
+
 /** A source by its name or its id. */
 export async function findSource(ctx: ServiceContext, nameOrId: string): Promise<SourceRow> {
   const rows = await listSources(ctx.db);
@@ -139,10 +163,7 @@ export async function findSource(ctx: ServiceContext, nameOrId: string): Promise
 
 /** Every source with what it carried and how its dials went over the last `days` days. */
 export async function listSourcesWithFigures(ctx: ServiceContext, props: { days: number; now?: Date }) {
-  const now = props.now ?? new Date();
-  const dayMs = 24 * 60 * 60 * 1000;
-  const to = new Date(Math.floor(now.getTime() / dayMs) * dayMs + dayMs);
-  const from = new Date(to.getTime() - props.days * dayMs);
+  const { from, to } = supplyWindow(props.days, props.now);
   const [rows, usage] = await Promise.all([listSources(ctx.db), listSourceUsage(ctx.db, { from, to })]);
   return rows.map((row) => {
     const days = usage.filter((day) => day.sourceId === row.id);

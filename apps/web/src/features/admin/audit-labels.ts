@@ -26,6 +26,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'exit.remove': 'Exit removed',
   'exit.rotation.out': 'Exit taken out of rotation',
   'exit.rotation.restore': 'Exit put back into rotation',
+  'source.add': 'Source added',
+  'source.change': 'Source changed',
   'contact.status': 'Message status changed',
   'contact.assign': 'Message assigned',
   'contact.note': 'Note added',
@@ -62,6 +64,8 @@ const FIELD_LABELS: Record<string, string> = {
   to: 'Sent to',
   validMinutes: 'Link valid (minutes)',
   outOfRotationReason: 'Out of rotation because',
+  costPerGbCents: 'Cost per GB',
+  url: 'Endpoint',
 };
 
 /** A changed field's name as a label: 'threadLimit' is 'Thread limit'. */

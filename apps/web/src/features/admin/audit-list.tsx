@@ -91,6 +91,7 @@ export function AuditList({ entries, label, showsTarget = true }: AuditListProps
 const TARGET_PAGES: Record<string, { label: string; path: (id: string) => string } | undefined> = {
   contact_message: { label: 'Message', path: (id) => `/admin/inbox/${encodeURIComponent(id)}` },
   outbox_message: { label: 'Outbox message', path: (id) => `/admin/outbox/${encodeURIComponent(id)}` },
+  source: { label: 'Source', path: () => '/admin/supply' },
 };
 
 /** The entry's target: a customer, a message, or a plan or exit with a link to its owner's page. */

@@ -10,6 +10,7 @@ const signedUsd = new Intl.NumberFormat('en-US', {
 });
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const utcDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const integer = new Intl.NumberFormat('en-US');
 
 /** Dollars as people read them: 1234.5 is '$1,234.50'. */
@@ -21,6 +22,8 @@ export const formatSignedDollars = (dollars: number) => signedUsd.format(dollars
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 export const formatDate = (iso: string) => date.format(new Date(iso));
 export const formatInteger = (value: number) => integer.format(value);
+/** A UTC day ('2025-03-05') as people read it, wherever the browser is: 'Mar 5, 2025'. */
+export const formatUtcDay = (day: string) => utcDay.format(new Date(`${day}T00:00:00Z`));
 
 /** Bytes as gigabytes with two decimals: the unit customers buy. */
 export const formatGb = (bytes: number) => `${(bytes / BYTES_PER_GB).toFixed(2)} GB`;

@@ -1,6 +1,6 @@
 import { type ReasonRequest, reasonRequestSchema } from '@bytegate/contracts/admin';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/api-client.ts';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -18,9 +18,18 @@ interface ReasonDialogProps {
   /** Does the action; a thrown error is shown in the dialog, which then stays open. */
   onConfirm: (body: ReasonRequest) => Promise<void>;
   failureMessage: string;
+  /** What the action needs besides the reason (a weight, a state), above it; their state is the caller's. */
+  children?: ReactNode;
+  /** Checks `children` when the form is sent: false keeps the dialog open (they show their own errors). */
+  validate?: () => boolean;
+  /** Told when the dialog opens and closes, so the caller can start its fields afresh. */
+  onOpenChange?: (isOpen: boolean) => void;
 }
 
-/** A staff action that needs only a reason (disable, enable, revoke sessions), confirmed in a dialog. */
+/**
+ * A staff action confirmed in a dialog with the reason the audit log keeps: one that needs only the
+ * reason (disable, enable, revoke sessions), or one with fields of its own (`children`, `validate`).
+ */
 export function ReasonDialog({
   trigger,
   title,
@@ -29,6 +38,9 @@ export function ReasonDialog({
   confirmVariant = 'primary',
   onConfirm,
   failureMessage,
+  children,
+  validate,
+  onOpenChange,
 }: ReasonDialogProps) {
   const [isOpen, setOpen] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -39,7 +51,7 @@ export function ReasonDialog({
   const { errors, isSubmitting } = form.formState;
   const reason = form.watch('reason') ?? '';
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const submitReason = form.handleSubmit(async (values) => {
     setServerError(null);
     try {
       await onConfirm(values);
@@ -49,12 +61,23 @@ export function ReasonDialog({
       setServerError(errorMessage(error, failureMessage));
     }
   });
+  // The fields and the reason are checked together, so every error shows at once.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const areFieldsValid = validate?.() ?? true;
+    if (!areFieldsValid) {
+      event.preventDefault();
+      void form.trigger('reason');
+      return;
+    }
+    void submitReason(event);
+  };
 
   return (
     <Dialog
       open={isOpen}
       onOpenChange={(open) => {
         setOpen(open);
+        onOpenChange?.(open);
         if (!open) {
           form.reset();
           setServerError(null);
@@ -65,6 +88,7 @@ export function ReasonDialog({
       <DialogContent title={title} description={description}>
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+          {children}
           <ReasonField length={reason.length} error={errors.reason?.message} {...form.register('reason')} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <DialogClose asChild>

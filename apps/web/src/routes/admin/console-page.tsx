@@ -5,6 +5,7 @@ import {
   InboxIcon,
   LayoutDashboardIcon,
   LogOutIcon,
+  NetworkIcon,
   ReceiptTextIcon,
   ScrollTextIcon,
   SendIcon,
@@ -34,6 +35,7 @@ import { HealthPage } from './health-page.tsx';
 import { InboxPage } from './inbox-page.tsx';
 import { OutboxPage } from './outbox-page.tsx';
 import { PaymentsPage } from './payments-page.tsx';
+import { SupplyPage } from './supply-page.tsx';
 import { ThreadRequestsPage } from './thread-requests-page.tsx';
 
 // The staff console (issue 15): its own lazily loaded chunk at /admin, never prerendered, noindex.
@@ -111,6 +113,9 @@ function ConsoleRoutes({ staffRole }: { staffRole: StaffRole }) {
   if (path === '/admin/exits') {
     return <ExitsPage staffRole={staffRole} />;
   }
+  if (path === '/admin/supply') {
+    return <SupplyPage staffRole={staffRole} />;
+  }
   if (path === '/admin/health') {
     return <HealthPage />;
   }
@@ -147,6 +152,12 @@ const navItems = [
     label: 'Exits',
     icon: ServerIcon,
     matches: (path: string) => path.startsWith('/admin/exits'),
+  },
+  {
+    to: '/admin/supply',
+    label: 'Supply',
+    icon: NetworkIcon,
+    matches: (path: string) => path.startsWith('/admin/supply'),
   },
   {
     to: '/admin/health',

@@ -1,0 +1,23 @@
+import type {
+  ChangeSourceRequest,
+  SourceDaysResponse,
+  SourceResponse,
+  SupplyRange,
+  SupplyResponse,
+} from '@bytegate/contracts/admin-supply';
+import { defineApiSection } from './api-client.ts';
+
+// The console's Supply page calls (issue 29): the sources with their figures, one source day by day, and
+// an admin's change. Kept in the console's chunk like admin-client.ts.
+
+/** Staff read the sources; the change is an admin's (support is answered 403). */
+export const adminSupplyApi = defineApiSection((request) => ({
+  list: (days: SupplyRange) => request<SupplyResponse>('GET', `/admin/sources?days=${days}`),
+  days: (sourceId: string, days: SupplyRange) =>
+    request<SourceDaysResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/days?days=${days}`),
+  change: (sourceId: string, body: ChangeSourceRequest) =>
+    request<SourceResponse>('PATCH', `/admin/sources/${encodeURIComponent(sourceId)}`, { body }),
+}));
+
+/** Where the range's CSV downloads from (the session cookie goes along). */
+export const supplyCsvUrl = (days: SupplyRange) => `/api/admin/sources.csv?days=${days}`;
