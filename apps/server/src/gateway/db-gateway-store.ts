@@ -40,7 +40,7 @@ import {
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
 import { credentialUsageOf } from './credential-usage.ts';
 import { ExitPools } from './gateway-exits.ts';
-import { toGatewaySource } from './gateway-sources.ts';
+import { SourceCache } from './gateway-sources.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -83,9 +83,7 @@ export class DbGatewayStore implements GatewayStore {
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
   private exits = new ExitPools();
-  private sourcesByPool = new Map<PoolType, Source[]>();
-  /** Each source's row as last read, so an unchanged one keeps its adapter (and its parsed template). */
-  private sourceRows = new Map<string, { updatedAt: number; source: Source | null }>();
+  private readonly sources = new SourceCache();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
   /** The inventory version the exits were loaded at; null before the first load. */
@@ -158,27 +156,7 @@ export class DbGatewayStore implements GatewayStore {
   }
 
   listSources(poolType: PoolType): readonly Source[] {
-    return this.sourcesByPool.get(poolType) ?? [];
-  }
-
-  /** The sources are a handful of rows: read whole each refresh, built again only when one changed. */
-  private async readSources(): Promise<void> {
-    const rows = await listSources(this.db);
-    const known = new Map<string, { updatedAt: number; source: Source | null }>();
-    const byPool = new Map<PoolType, Source[]>();
-    for (const row of rows) {
-      const updatedAt = row.updatedAt.getTime();
-      const before = this.sourceRows.get(row.id);
-      const source = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
-      known.set(row.id, { updatedAt, source });
-      if (source) {
-        const list = byPool.get(source.poolType) ?? [];
-        list.push(source);
-        byPool.set(source.poolType, list);
-      }
-    }
-    this.sourceRows = known;
-    this.sourcesByPool = byPool;
+    return this.sources.ofPool(poolType);
   }
 
   /**
@@ -279,7 +257,7 @@ export class DbGatewayStore implements GatewayStore {
       ...planAllowlistEntries(await listAllowlist(this.db), this.plansById),
       ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
     ]);
-    await this.readSources();
+    this.sources.replace(await listSources(this.db));
     await this.readExits();
   }
 

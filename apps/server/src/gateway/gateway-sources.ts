@@ -1,5 +1,11 @@
 import type { SourceRow } from '@bytegate/db/queries';
-import { type GrammarSpec, grammarAdapter, parseUpstreamUrl, type Source } from '@bytegate/gateway';
+import {
+  type GrammarSpec,
+  grammarAdapter,
+  type PoolType,
+  parseUpstreamUrl,
+  type Source,
+} from '@bytegate/gateway';
 
 /** A source's grammar as stored: a vendor's name, or the template with its spelling. */
 export function grammarSpecOf(
@@ -45,5 +51,36 @@ export function toGatewaySource(row: SourceRow): Source | null {
     };
   } catch {
     return null;
+  }
+}
+
+/**
+ * The sources as the gateway routes by them: a handful of rows, read whole each refresh; a row that did
+ * not change keeps the source built from it (its adapter, and the template it parsed).
+ */
+export class SourceCache {
+  private byPool = new Map<PoolType, Source[]>();
+  private rows = new Map<string, { updatedAt: number; source: Source | null }>();
+
+  ofPool(poolType: PoolType): readonly Source[] {
+    return this.byPool.get(poolType) ?? [];
+  }
+
+  replace(rows: readonly SourceRow[]): void {
+    const known = new Map<string, { updatedAt: number; source: Source | null }>();
+    const byPool = new Map<PoolType, Source[]>();
+    for (const row of rows) {
+      const updatedAt = row.updatedAt.getTime();
+      const before = this.rows.get(row.id);
+      const source = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
+      known.set(row.id, { updatedAt, source });
+      if (source) {
+        const list = byPool.get(source.poolType) ?? [];
+        list.push(source);
+        byPool.set(source.poolType, list);
+      }
+    }
+    this.rows = known;
+    this.byPool = byPool;
   }
 }
