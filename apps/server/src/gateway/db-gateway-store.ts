@@ -272,26 +272,25 @@ export class DbGatewayStore implements GatewayStore {
     if (seen !== null && (await getInventoryVersion(this.db)).version === seen) {
       return;
     }
-    await this.db.transaction(
+    const read = await this.db.transaction(
       async (tx) => {
         const { version, removalsPrunedThrough } = await getInventoryVersion(tx);
         if (seen === null || seen < removalsPrunedThrough) {
           // Out-of-rotation and switched-off exits are not read at all: only those in rotation are picked.
-          const rows = await listActiveExits(tx);
-          const pools = new ExitPools();
-          pools.apply(rows);
-          this.exits = pools;
-          this.lastExitRead = { isFull: true, rows: rows.length, removals: 0 };
-        } else {
-          const removedIds = await listExitRemovalsSince(tx, { since: seen });
-          const rows = await listExitsChangedSince(tx, { since: seen });
-          this.exits.apply(rows, removedIds);
-          this.lastExitRead = { isFull: false, rows: rows.length, removals: removedIds.length };
+          return { version, isFull: true, rows: await listActiveExits(tx), removedIds: [] };
         }
-        this.exitsVersion = version;
+        const removedIds = await listExitRemovalsSince(tx, { since: seen });
+        return { version, isFull: false, rows: await listExitsChangedSince(tx, { since: seen }), removedIds };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
+    // Applied after the read's transaction, in slices (ExitPools.apply); a whole read into new pools,
+    // which take over once complete.
+    const pools = read.isFull ? new ExitPools() : this.exits;
+    await pools.apply(read.rows, read.removedIds);
+    this.exits = pools;
+    this.exitsVersion = read.version;
+    this.lastExitRead = { isFull: read.isFull, rows: read.rows.length, removals: read.removedIds.length };
   }
 
   /**

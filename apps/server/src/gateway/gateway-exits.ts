@@ -22,6 +22,16 @@ export function toGatewayExit(row: ExitRow): Exit | null {
   return { id, poolType, country, state, city, zip, asn, isRisky, kind: 'direct', localAddress };
 }
 
+/** How long an apply holds the event loop before letting it go (checked every few changes). */
+export const SLICE_MS = 0.5;
+const CHANGES_BETWEEN_CHECKS = 8;
+
+/** How an apply went: in how many slices, and the longest time one held the event loop. */
+export interface AppliedChanges {
+  slices: number;
+  longestSliceMs: number;
+}
+
 /**
  * The gateway's exits in rotation, one index per pool, kept up to date in place from the rows that
  * changed: a changed exit moves between buckets, nothing is read or rebuilt whole.
@@ -42,24 +52,53 @@ export class ExitPools {
   /**
    * Takes out the removed exits, then adds, moves or takes out each row written: one switched off,
    * out of rotation, or edited by hand into nonsense (validated on the way in) counts as removed.
-   * Removals first: an id deleted and written again (by hand) is back.
+   * Removals first: an id deleted and written again (by hand) is back. Applied in slices of about
+   * SLICE_MS with the event loop let go between them: a change costs µs (memory latency, at a million
+   * exits), so a refresh of thousands of changes, or a whole read, would otherwise hold connections
+   * for tens of ms. A pick between two slices sees some of the changes, as if it came a moment earlier.
    */
-  apply(rows: readonly ExitRow[], removedIds: readonly string[] = []): void {
-    for (const id of removedIds) {
-      for (const index of this.byPool.values()) {
-        index.remove(id);
+  async apply(rows: readonly ExitRow[], removedIds: readonly string[] = []): Promise<AppliedChanges> {
+    const applied: AppliedChanges = { slices: 0, longestSliceMs: 0 };
+    const total = removedIds.length + rows.length;
+    let next = 0;
+    while (next < total) {
+      if (next > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const started = performance.now();
+      let elapsed = 0;
+      while (next < total && elapsed < SLICE_MS) {
+        const end = Math.min(total, next + CHANGES_BETWEEN_CHECKS);
+        for (; next < end; next++) {
+          if (next < removedIds.length) {
+            this.remove(removedIds[next] as string);
+          } else {
+            this.write(rows[next - removedIds.length] as ExitRow);
+          }
+        }
+        elapsed = performance.now() - started;
+      }
+      applied.slices++;
+      applied.longestSliceMs = Math.max(applied.longestSliceMs, elapsed);
+    }
+    return applied;
+  }
+
+  private remove(id: string): void {
+    for (const index of this.byPool.values()) {
+      index.remove(id);
+    }
+  }
+
+  private write(row: ExitRow): void {
+    const exit = row.isActive && row.outOfRotationAt === null ? toGatewayExit(row) : null;
+    for (const [poolType, index] of this.byPool) {
+      if (!exit || poolType !== exit.poolType) {
+        index.remove(row.id);
       }
     }
-    for (const row of rows) {
-      const exit = row.isActive && row.outOfRotationAt === null ? toGatewayExit(row) : null;
-      for (const [poolType, index] of this.byPool) {
-        if (!exit || poolType !== exit.poolType) {
-          index.remove(row.id);
-        }
-      }
-      if (exit) {
-        this.index(exit.poolType).add(exit);
-      }
+    if (exit) {
+      this.index(exit.poolType).add(exit);
     }
   }
 }

@@ -74,6 +74,7 @@ describe('the exit index', () => {
       index.add(exit);
     }
     expect(index.size).toBe(3_000);
+    expect(index.verify()).toEqual([]);
     for (const targeting of TARGETINGS) {
       const matching = pool.filter((exit) => exitMatches(exit, targeting));
       for (let i = 0; i < 200; i++) {
@@ -144,6 +145,7 @@ describe('the exit index', () => {
         model.delete(id);
       }
       if (step % 500 === 499) {
+        expect(index.verify()).toEqual([]);
         expect(index.size).toBe(model.size);
         for (const [id, exit] of model) {
           expect(index.get(id)).toBe(exit);

@@ -1,5 +1,6 @@
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { Exit } from '../store.ts';
+import { ASN, Bucket, CITY, COUNTRY, DIMENSIONS, PlaceKeys, STATE, ZIP } from './exit-buckets.ts';
 import { exitMatches } from './exit-matches.ts';
 
 /**
@@ -7,76 +8,40 @@ import { exitMatches } from './exit-matches.ts';
  * pool: by country, (country, state), (country, city), (country, ZIP) and ASN, and the whole pool. A
  * pick samples the smallest bucket (or union of buckets) the targeting's positive lists name, checks each
  * sample with `exitMatches` (the one definition of a match: exclusions and the anonymous filter are met
- * by rejection), and after a few misses scans that bucket, so the answer is the linear scan's answer.
+ * by rejection), and after a few misses scans those buckets, so the answer is the linear scan's answer.
  *
- * Memory, at 1,000,000 exits (bench/exits): the Exit objects themselves (~104 B with a 56 B id string)
- * plus ~70 B of index: an id map entry, a slot in the dense array, an Int32 per bucket the exit is in and
- * an Int32 position per bucket (for O(1) removal). Place strings are interned, so a city named by 10,000
- * exits is one string. A changed exit is added as a new object: its old buckets are found from the
- * object the index holds.
+ * Memory at 1,000,000 exits (bench/exits): about 290 bytes an exit, of which the Exit object and its id
+ * string are 160. The index's ~130: an id map entry (~30), a slot in the dense array of exits (~10),
+ * and for each of the five dimensions the exit's slot in its bucket (4 bytes, ~25 with growth room)
+ * and two cells, its bucket's number and its position there (8 bytes, ~42 in all), which make removal
+ * O(1) without a lookup; the buckets themselves ~10. Place strings are shared. Smaller pools cost more
+ * an exit (a bucket costs ~230 bytes however few exits it holds: ~470 B an exit at 100,000).
+ *
+ * A changed exit is added as a new object under its id: its old buckets are the ones its cells name.
  */
 
-const COUNTRY = 0;
-const STATE = 1;
-const CITY = 2;
-const ZIP = 3;
-const ASN = 4;
-const DIMENSIONS = 5;
 /** Samples tried before scanning: a bucket where 1 exit in 10 matches is scanned 1 pick in 30. */
 const MAX_TRIES = 32;
 /** Chosen buckets this small are scanned at once: exact, and cheaper than tries that may miss. */
 const SCAN_AT_MOST = 16;
-
-/** A growable list of slots (positions in the index's dense array); 4 bytes an exit. */
-class Bucket {
-  slots = new Int32Array(4);
-  size = 0;
-  /** The pick that last chose this bucket: a list naming it twice counts it once. */
-  mark = 0;
-
-  push(slot: number): number {
-    if (this.size === this.slots.length) {
-      const grown = new Int32Array(this.slots.length * 2);
-      grown.set(this.slots);
-      this.slots = grown;
-    }
-    this.slots[this.size] = slot;
-    return this.size++;
-  }
-
-  /** Takes out the slot at `position`; the last slot moves into it: returned, or -1 when none moved. */
-  removeAt(position: number): number {
-    const last = --this.size;
-    const moved = position === last ? -1 : (this.slots[last] as number);
-    if (moved >= 0) {
-      this.slots[position] = moved;
-    }
-    // Halved when a quarter full, so a bucket emptied by removals gives its memory back.
-    if (this.slots.length > 8 && this.size < this.slots.length / 4) {
-      this.slots = this.slots.slice(0, this.slots.length / 2);
-    }
-    return moved;
-  }
-}
-
-/** A state, city or ZIP bucket's key: the same name in two countries is two places. */
-const placeKey = (country: string, name: string) => `${country}|${name}`;
+/** Per slot and dimension: the bucket's number (-1: in none) and the position in it. */
+const CELLS = DIMENSIONS * 2;
 
 export class ExitIndex {
   /** Dense: an exit's slot is its position here, and the whole pool is this array. */
   private readonly exits: Exit[] = [];
   private readonly slotById = new Map<string, number>();
-  /** Per slot and dimension, the exit's position in that dimension's bucket (-1: in none). */
-  private positions = new Int32Array(1024 * DIMENSIONS);
-  private readonly buckets: Array<Map<string | number, Bucket>> = Array.from(
-    { length: DIMENSIONS },
-    () => new Map(),
-  );
-  private readonly strings = new Map<string, string>();
+  private cells = new Int32Array(1024 * CELLS);
+  private readonly buckets: Array<Map<number, Bucket>> = Array.from({ length: DIMENSIONS }, () => new Map());
+  /** Every bucket by its number; numbers of emptied buckets are given again. */
+  private readonly bucketList: Array<Bucket | undefined> = [];
+  private readonly freeBucketIds: number[] = [];
+  private readonly keys = new PlaceKeys();
   private picks = 0;
   // Reused by every pick (synchronous, so never shared between two).
   private chosen: Bucket[] = [];
   private trial: Bucket[] = [];
+  private trialTotal = 0;
 
   get size(): number {
     return this.exits.length;
@@ -102,41 +67,38 @@ export class ExitIndex {
   }
 
   /**
-   * Adds an exit, or replaces the one with its id (moving it between buckets when its place changed).
-   * The index keeps the object and swaps its place strings for shared copies.
+   * Adds an exit, or replaces the one with its id in its slot, leaving and joining only the buckets of
+   * what changed (a moved city touches two city buckets). The index keeps the object and gives it the
+   * shared copies of its place strings.
    */
   add(exit: Exit): void {
-    this.intern(exit);
-    const slot = this.slotById.get(exit.id);
-    if (slot !== undefined) {
-      const previous = this.exits[slot] as Exit;
-      if (this.isSamePlace(previous, exit)) {
-        this.exits[slot] = exit;
-        return;
+    let slot = this.slotById.get(exit.id);
+    const previous = slot === undefined ? undefined : this.exits[slot];
+    this.keys.share(exit, previous);
+    if (slot === undefined) {
+      slot = this.exits.length;
+      this.exits.push(exit);
+      this.slotById.set(exit.id, slot);
+      if ((slot + 1) * CELLS > this.cells.length) {
+        const grown = new Int32Array(this.cells.length * 2);
+        grown.set(this.cells);
+        this.cells = grown;
       }
-      this.remove(exit.id);
+      this.cells.fill(-1, slot * CELLS, (slot + 1) * CELLS);
     }
-    const added = this.exits.length;
-    this.exits.push(exit);
-    this.slotById.set(exit.id, added);
-    if ((added + 1) * DIMENSIONS > this.positions.length) {
-      const grown = new Int32Array(this.positions.length * 2);
-      grown.set(this.positions);
-      this.positions = grown;
-    }
+    this.exits[slot] = exit;
     for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
-      const key = keyOf(dimension, exit);
-      let position = -1;
-      if (key !== undefined) {
-        const map = this.buckets[dimension] as Map<string | number, Bucket>;
-        let bucket = map.get(key);
-        if (!bucket) {
-          bucket = new Bucket();
-          map.set(key, bucket);
-        }
-        position = bucket.push(added);
+      const key = this.keys.keyOf(dimension, exit);
+      const bucketId = this.cells[(slot * DIMENSIONS + dimension) * 2] as number;
+      if (bucketId >= 0 && this.bucketList[bucketId]?.key === key) {
+        continue;
       }
-      this.positions[added * DIMENSIONS + dimension] = position;
+      if (bucketId >= 0) {
+        this.leave(slot, dimension);
+      }
+      if (key !== undefined) {
+        this.join(slot, dimension, key);
+      }
     }
   }
 
@@ -146,21 +108,9 @@ export class ExitIndex {
     if (slot === undefined) {
       return false;
     }
-    const exit = this.exits[slot] as Exit;
     for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
-      const position = this.positions[slot * DIMENSIONS + dimension] as number;
-      if (position < 0) {
-        continue;
-      }
-      const map = this.buckets[dimension] as Map<string | number, Bucket>;
-      const key = keyOf(dimension, exit) as string | number;
-      const bucket = map.get(key) as Bucket;
-      const moved = bucket.removeAt(position);
-      if (moved >= 0) {
-        this.positions[moved * DIMENSIONS + dimension] = position;
-      }
-      if (bucket.size === 0) {
-        map.delete(key);
+      if ((this.cells[(slot * DIMENSIONS + dimension) * 2] as number) >= 0) {
+        this.leave(slot, dimension);
       }
     }
     // The last exit takes the freed slot, and its buckets are told its new one.
@@ -170,18 +120,84 @@ export class ExitIndex {
       this.exits[slot] = lastExit;
       this.slotById.set(lastExit.id, slot);
       for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
-        const position = this.positions[last * DIMENSIONS + dimension] as number;
-        this.positions[slot * DIMENSIONS + dimension] = position;
-        if (position >= 0) {
-          const map = this.buckets[dimension] as Map<string | number, Bucket>;
-          const bucket = map.get(keyOf(dimension, lastExit) as string | number) as Bucket;
-          bucket.slots[position] = slot;
+        const from = (last * DIMENSIONS + dimension) * 2;
+        const to = (slot * DIMENSIONS + dimension) * 2;
+        const bucketId = this.cells[from] as number;
+        const position = this.cells[from + 1] as number;
+        this.cells[to] = bucketId;
+        this.cells[to + 1] = position;
+        if (bucketId >= 0) {
+          (this.bucketList[bucketId] as Bucket).slots[position] = slot;
         }
       }
     }
     this.exits.pop();
     this.slotById.delete(id);
     return true;
+  }
+
+  /**
+   * What is wrong inside, for tests and the bench (a pick hides most of it: exitMatches turns down a
+   * wrong exit, and a scan finds a lost one): each exit in exactly the buckets of its place, at the
+   * position its cells say, and no bucket holding more.
+   */
+  verify(): string[] {
+    const problems: string[] = [];
+    let held = 0;
+    this.exits.forEach((exit, slot) => {
+      if (this.slotById.get(exit.id) !== slot) {
+        problems.push(`${exit.id}: not found at slot ${slot}`);
+      }
+      for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
+        const cell = (slot * DIMENSIONS + dimension) * 2;
+        const bucket = this.bucketList[this.cells[cell] as number];
+        const key = this.keys.keyOf(dimension, exit);
+        if (
+          bucket
+            ? bucket.key !== key || bucket.slots[this.cells[cell + 1] as number] !== slot
+            : key !== undefined
+        ) {
+          problems.push(`${exit.id}: not in its bucket of dimension ${dimension}`);
+        }
+        held += bucket ? 1 : 0;
+      }
+    });
+    const sizes = this.bucketList.reduce((sum, bucket) => sum + (bucket?.size ?? 0), 0);
+    if (sizes !== held || this.slotById.size !== this.exits.length) {
+      problems.push(`buckets hold ${sizes} slots for ${held} memberships, ${this.slotById.size} ids`);
+    }
+    return problems;
+  }
+
+  /** Puts a slot in the bucket of `key` (made when there is none) and notes where. */
+  private join(slot: number, dimension: number, key: number): void {
+    const map = this.buckets[dimension] as Map<number, Bucket>;
+    let bucket = map.get(key);
+    if (!bucket) {
+      bucket = new Bucket(this.freeBucketIds.pop() ?? this.bucketList.length, key);
+      this.bucketList[bucket.id] = bucket;
+      map.set(key, bucket);
+    }
+    const cell = (slot * DIMENSIONS + dimension) * 2;
+    this.cells[cell] = bucket.id;
+    this.cells[cell + 1] = bucket.push(slot);
+  }
+
+  /** Takes a slot out of its bucket in a dimension (the bucket's last slot moves into its place). */
+  private leave(slot: number, dimension: number): void {
+    const cell = (slot * DIMENSIONS + dimension) * 2;
+    const bucket = this.bucketList[this.cells[cell] as number] as Bucket;
+    const position = this.cells[cell + 1] as number;
+    const moved = bucket.removeAt(position);
+    if (moved >= 0) {
+      this.cells[(moved * DIMENSIONS + dimension) * 2 + 1] = position;
+    }
+    this.cells[cell] = -1;
+    if (bucket.size === 0) {
+      (this.buckets[dimension] as Map<number, Bucket>).delete(bucket.key);
+      this.bucketList[bucket.id] = undefined;
+      this.freeBucketIds.push(bucket.id);
+    }
   }
 
   /**
@@ -206,63 +222,40 @@ export class ExitIndex {
 
   /**
    * Fills `chosen` with the smallest union of buckets the targeting's positive lists name and returns
-   * its size; `chosen` left empty means the whole pool. Places named without countries are looked up
-   * in every country here (the login's grammar refuses them, saved settings too, but a pick stays right).
+   * its size; `chosen` left empty means the whole pool.
    */
   private choose(targeting: Targeting): number {
     let best = this.exits.length;
     this.chosen.length = 0;
     const countries = targeting.countries?.length ? targeting.countries : undefined;
     for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
-      const keys = listOf(dimension, targeting);
-      if (!keys?.length) {
+      const values = listOf(dimension, targeting);
+      if (!values?.length) {
         continue;
       }
-      const total = this.gather(dimension, keys, countries);
-      if (total < best) {
-        best = total;
+      // `trial` gets the dimension's buckets, each once; it becomes `chosen` when smaller.
+      const map = this.buckets[dimension] as Map<number, Bucket>;
+      const mark = ++this.picks;
+      this.trial.length = 0;
+      this.trialTotal = 0;
+      for (const value of values) {
+        this.keys.findKeys(dimension, value, countries, (key) => {
+          const bucket = map.get(key);
+          if (bucket && bucket.mark !== mark) {
+            bucket.mark = mark;
+            this.trial.push(bucket);
+            this.trialTotal += bucket.size;
+          }
+        });
+      }
+      if (this.trialTotal < best) {
+        best = this.trialTotal;
         const chosen = this.chosen;
         this.chosen = this.trial;
         this.trial = chosen;
       }
     }
     return best;
-  }
-
-  /** Fills `trial` with the buckets of `keys` (each once) in one dimension; returns their total size. */
-  private gather(
-    dimension: number,
-    keys: readonly (string | number)[],
-    countries: readonly string[] | undefined,
-  ): number {
-    const map = this.buckets[dimension] as Map<string | number, Bucket>;
-    const mark = ++this.picks;
-    this.trial.length = 0;
-    let total = 0;
-    for (const key of keys) {
-      if (dimension === COUNTRY || dimension === ASN) {
-        total += this.take(map.get(key), mark);
-      } else if (countries) {
-        for (const country of countries) {
-          total += this.take(map.get(placeKey(country, String(key))), mark);
-        }
-      } else {
-        for (const country of (this.buckets[COUNTRY] as Map<string, Bucket>).keys()) {
-          total += this.take(map.get(placeKey(country, String(key))), mark);
-        }
-      }
-    }
-    return total;
-  }
-
-  /** Adds a bucket to `trial` unless this pick has it already; its size when added. */
-  private take(bucket: Bucket | undefined, mark: number): number {
-    if (!bucket || bucket.mark === mark) {
-      return 0;
-    }
-    bucket.mark = mark;
-    this.trial.push(bucket);
-    return bucket.size;
   }
 
   /** The exit at `index` in the chosen buckets taken end to end (the whole pool when none). */
@@ -285,8 +278,7 @@ export class ExitIndex {
     let picked: Exit | undefined;
     let avoided: Exit | undefined;
     let seen = 0;
-    const isWholePool = this.chosen.length === 0;
-    const lists = isWholePool ? 1 : this.chosen.length;
+    const lists = this.chosen.length === 0 ? 1 : this.chosen.length;
     for (let list = 0; list < lists; list++) {
       const bucket = this.chosen[list];
       const count = bucket ? bucket.size : this.exits.length;
@@ -304,56 +296,6 @@ export class ExitIndex {
     }
     return picked ?? avoided;
   }
-
-  private intern(exit: Exit): void {
-    exit.country = this.shared(exit.country);
-    if (exit.state !== undefined) {
-      exit.state = this.shared(exit.state);
-    }
-    if (exit.city !== undefined) {
-      exit.city = this.shared(exit.city);
-    }
-    if (exit.zip !== undefined) {
-      exit.zip = this.shared(exit.zip);
-    }
-  }
-
-  private shared(text: string): string {
-    const known = this.strings.get(text);
-    if (known !== undefined) {
-      return known;
-    }
-    this.strings.set(text, text);
-    return text;
-  }
-
-  private isSamePlace(a: Exit, b: Exit): boolean {
-    for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
-      if (keyOf(dimension, a) !== keyOf(dimension, b)) {
-        return false;
-      }
-    }
-    return true;
-  }
-}
-
-/**
- * An exit's key in a dimension, spelled as `exitMatches` compares: countries and ASNs as they are,
- * states and cities lower-case, ZIPs upper-case; undefined when the exit has no value there.
- */
-function keyOf(dimension: number, exit: Exit): string | number | undefined {
-  switch (dimension) {
-    case COUNTRY:
-      return exit.country;
-    case STATE:
-      return exit.state === undefined ? undefined : placeKey(exit.country, exit.state.toLowerCase());
-    case CITY:
-      return exit.city === undefined ? undefined : placeKey(exit.country, exit.city.toLowerCase());
-    case ZIP:
-      return exit.zip === undefined ? undefined : placeKey(exit.country, exit.zip.toUpperCase());
-    default:
-      return exit.asn;
-  }
 }
 
 /** The targeting's positive list in a dimension. */
@@ -367,7 +309,9 @@ function listOf(dimension: number, targeting: Targeting): readonly (string | num
       return targeting.cities;
     case ZIP:
       return targeting.zips;
-    default:
+    case ASN:
       return targeting.asns;
+    default:
+      return undefined;
   }
 }
