@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 2 },
+          // Two files at a time (vitest's default on 2 cores is one): pure rules, nothing shared.
+          maxWorkers: 2,
           include: [
             'packages/**/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
