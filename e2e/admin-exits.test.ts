@@ -237,10 +237,10 @@ describe.runIf(hasTestPostgres)('exits and health in the console', () => {
       await add.getByLabel('Name', { exact: true }).fill('Paris 1');
       await add.getByLabel(/^Country/).fill('fr');
       await add.getByRole('radio', { name: 'Upstream proxy' }).click();
-      await add.getByLabel('Upstream URL').fill('https://proxy.example:443');
+      await add.getByLabel('Upstream URL').fill('ftp://proxy.example:21');
       await add.getByRole('button', { name: 'Add exit' }).click();
       // The server's rule, shown under the field it names.
-      await add.getByText(/^upstreamUrl must be an http:\/\/ or socks5:\/\/ proxy URL/).waitFor();
+      await add.getByText(/^upstreamUrl must be an http:\/\/, https:\/\/ or socks5:\/\/ proxy URL/).waitFor();
       await check('exits-add');
       await page.keyboard.press('Escape');
       await add.waitFor({ state: 'detached' });

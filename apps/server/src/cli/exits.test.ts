@@ -138,5 +138,5 @@ describe('bytegate exits', () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  }, 120_000); // eight CLI processes, each opening the embedded database
 });

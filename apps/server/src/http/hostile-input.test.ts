@@ -221,6 +221,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
         return userId;
       case 'messageId':
       case 'exitId':
+      case 'sourceId':
       case 'requestId':
         // Any well-formed id: the NUL in the body is refused before the message is looked up.
         return '00000000-0000-4000-8000-000000000000';

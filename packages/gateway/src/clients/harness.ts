@@ -91,7 +91,14 @@ export async function startMatrix(): Promise<Matrix> {
     socket.on('message', (data) => socket.send(data.toString().toUpperCase())),
   );
   const ports = { http: await listen(http), https: await listen(tls), ws: await listen(ws) };
-  const exit = { id: 'dc-1', kind: 'direct', poolType: 'datacenter', localAddress: '127.0.0.2' } as Exit;
+  const exit: Exit = {
+    id: 'dc-1',
+    kind: 'direct',
+    poolType: 'datacenter',
+    country: 'US',
+    isRisky: false,
+    localAddress: '127.0.0.2',
+  };
   // The plan allowlists the relays' address too, for a client that comes in without credentials (Chromium).
   const store = new InMemoryGatewayStore().addPlan(plan, ['127.0.0.1']).addExit(exit);
   const gateway: Gateway = createGateway(store, {

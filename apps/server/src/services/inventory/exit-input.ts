@@ -67,7 +67,7 @@ export const exitInputSchema = z
       .transform((value) => (value ? value : undefined))
       .refine(
         (value) => value === undefined || parseUpstreamUrl(value) !== null,
-        'upstreamUrl must be an http:// or socks5:// proxy URL with a host and port, like socks5://user:pass@203.0.113.9:1080',
+        'upstreamUrl must be an http://, https:// or socks5:// proxy URL with a host and port, like socks5://user:pass@203.0.113.9:1080',
       ),
     risky: z
       .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])], {

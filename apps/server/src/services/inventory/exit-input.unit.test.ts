@@ -34,8 +34,10 @@ describe('exit input', () => {
     expect(message({ kind: 'upstream' })).toBe(
       'an upstream exit needs upstreamUrl, and a direct exit has none',
     );
-    expect(message({ kind: 'upstream', upstreamUrl: 'https://p.example:443' })).toMatch(
-      /^upstreamUrl must be an http:\/\/ or socks5:\/\//,
+    // An HTTPS proxy (CONNECT over TLS) is a proxy URL too; without its port it is not.
+    expect(message({ kind: 'upstream', upstreamUrl: 'https://u:p@p.example:443' })).toBeUndefined();
+    expect(message({ kind: 'upstream', upstreamUrl: 'https://p.example' })).toMatch(
+      /^upstreamUrl must be an http:\/\/, https:\/\/ or socks5:\/\//,
     );
     expect(message({ kind: 'upstream', upstreamUrl: 'socks5://p.example' })).toMatch(/with a host and port/);
     expect(message({ upstreamUrl: 'socks5://p.example:1080' })).toBe(
