@@ -28,4 +28,4 @@ export { ThreadLimits } from './tunnel/thread-limits.ts';
 export { LocalTrafficAllowance, MAX_GRANT_BYTES, type TrafficAllowance } from './tunnel/traffic-allowance.ts';
 export { parseUpstreamUrl, type UpstreamProxy, UpstreamRefusal } from './tunnel/upstream.ts';
 export type { GatewayLog } from './tunnel/usage-flush.ts';
-export type { PlanUsage } from './tunnel/usage-meter.ts';
+export type { PlanUsage } from './tunnel/plan-usage.ts';

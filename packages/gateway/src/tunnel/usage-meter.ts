@@ -1,27 +1,8 @@
 import type { Socket } from 'node:net';
+import { addTo, addUsage, COUNTED_RECORDS, emptyUsage, type PlanUsage, takeFrom } from './plan-usage.ts';
 import type { Allow } from './relay.ts';
+import { sentBytes } from './sent-bytes.ts';
 import { LocalTrafficAllowance, type TrafficAllowance } from './traffic-allowance.ts';
-
-export interface PlanUsage {
-  /** Bytes that crossed client sockets, both directions, without the gateway's own error replies. */
-  bytes: number;
-  /** Extra bytes billed on top for target filters (2x: equal to the filtered traffic). */
-  extraBytes: number;
-  requests: number;
-  errors: number;
-  errorsByCode: Record<string, number>;
-  /** Bytes per target host (name as the client asked for it, lower-case). */
-  hostBytes: Record<string, number>;
-  /** Requests per target host, and of them those refused or failed (the Statistics' hosts table). */
-  hostRequests: Record<string, number>;
-  hostErrors: Record<string, number>;
-  /**
-   * Bytes per source of supply that carried them (supply/source.ts), and of them the 2x extra billed:
-   * on a plan's usage only (a proxy user's share is the same bytes again).
-   */
-  sourceBytes: Record<string, number>;
-  sourceExtraBytes: Record<string, number>;
-}
 
 interface Metered {
   planId: string;
@@ -50,83 +31,6 @@ interface Metered {
   isClosed: boolean;
   /** What had left for the client when the socket was destroyed (what was still queued never does). */
   writtenAtCut: number | undefined;
-}
-
-/** A socket's internals that say how much of what was written has gone to the kernel. */
-interface SocketInternals {
-  _bytesDispatched?: number;
-  _handle?: { writeQueueSize?: number } | null;
-}
-
-/**
- * Bytes a socket handed to the kernel for its peer: not `bytesWritten`, which also counts writes still
- * queued in the socket (and in libuv) that a destroy drops, never sent; billed, they would be traffic
- * the client never got (a 64 KiB read of the target, queued behind a full socket as its plan ran out).
- */
-function sentBytes(socket: Socket): number {
-  const internals = socket as unknown as SocketInternals;
-  const dispatched = internals._bytesDispatched;
-  if (typeof dispatched !== 'number') {
-    return socket.bytesWritten - socket.writableLength;
-  }
-  return dispatched - (internals._handle?.writeQueueSize ?? 0);
-}
-
-const empty = (): PlanUsage => ({
-  bytes: 0,
-  extraBytes: 0,
-  requests: 0,
-  errors: 0,
-  errorsByCode: {},
-  hostBytes: {},
-  hostRequests: {},
-  hostErrors: {},
-  sourceBytes: {},
-  sourceExtraBytes: {},
-});
-
-/** Adds `amount` to a count of a record (a map of codes or hosts). */
-function addTo(record: Record<string, number>, key: string, amount: number): void {
-  record[key] = (record[key] ?? 0) + amount;
-}
-
-/** Takes `amount` off a count of a record, dropping it at zero. */
-function takeFrom(record: Record<string, number>, key: string, amount: number): void {
-  const left = (record[key] ?? 0) - amount;
-  if (left === 0) {
-    delete record[key];
-  } else {
-    record[key] = left;
-  }
-}
-
-const COUNTED_RECORDS = [
-  'errorsByCode',
-  'hostBytes',
-  'hostRequests',
-  'hostErrors',
-  'sourceBytes',
-  'sourceExtraBytes',
-] as const;
-
-/** Adds per-plan usage into `into`, field by field (a meter's restore, a store's running totals). */
-export function addUsage(into: Map<string, PlanUsage>, usage: Map<string, PlanUsage>): void {
-  for (const [planId, totals] of usage) {
-    let sum = into.get(planId);
-    if (!sum) {
-      sum = empty();
-      into.set(planId, sum);
-    }
-    sum.bytes += totals.bytes;
-    sum.extraBytes += totals.extraBytes;
-    sum.requests += totals.requests;
-    sum.errors += totals.errors;
-    for (const name of COUNTED_RECORDS) {
-      for (const [key, count] of Object.entries(totals[name])) {
-        addTo(sum[name], key, count);
-      }
-    }
-  }
 }
 
 /**
@@ -174,7 +78,7 @@ export class UsageMeter {
   private usage(planId: string): PlanUsage {
     let usage = this.pending.get(planId);
     if (!usage) {
-      usage = empty();
+      usage = emptyUsage();
       this.pending.set(planId, usage);
     }
     return usage;
