@@ -23,9 +23,9 @@ export type { ExitsSource, NetworkSource, Source, SourceState, SupplyPreference 
 export type { SourceAlarm, SourceDials, SourceHealth } from './supply/source-health.ts';
 export { connectThroughExit, EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 export type { ExitHealth, ExitTraffic } from './tunnel/exit-health.ts';
+export type { PlanUsage } from './tunnel/plan-usage.ts';
 export { connectTarget, relay } from './tunnel/relay.ts';
 export { ThreadLimits } from './tunnel/thread-limits.ts';
 export { LocalTrafficAllowance, MAX_GRANT_BYTES, type TrafficAllowance } from './tunnel/traffic-allowance.ts';
 export { parseUpstreamUrl, type UpstreamProxy, UpstreamRefusal } from './tunnel/upstream.ts';
 export type { GatewayLog } from './tunnel/usage-flush.ts';
-export type { PlanUsage } from './tunnel/plan-usage.ts';

@@ -8,8 +8,8 @@ import {
 import type { Unblocks } from './policy/target-policy.ts';
 import { ExitIndex } from './routing/exit-index.ts';
 import type { Source } from './supply/source.ts';
-import type { UpstreamProxy } from './tunnel/upstream.ts';
 import { addUsage, type PlanUsage } from './tunnel/plan-usage.ts';
+import type { UpstreamProxy } from './tunnel/upstream.ts';
 
 /**
  * What the engine needs from the rest of the product, and nothing else: the gateway never calls the API.
