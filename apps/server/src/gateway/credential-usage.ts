@@ -1,5 +1,11 @@
 import { isPolicyRefusal } from '@bytegate/contracts/stats';
-import { ALL_CREDENTIALS, type CredentialUsage, type HostCounts, PLAN_LOGIN } from '@bytegate/db/queries';
+import {
+  ALL_CREDENTIALS,
+  type CredentialUsage,
+  type HostCounts,
+  PLAN_LOGIN,
+  type ProxyUserMeteredUsage,
+} from '@bytegate/db/queries';
 import { type PlanUsage, proxyUserIdOfKey } from '@bytegate/gateway';
 
 /**
@@ -97,4 +103,27 @@ function subtract(from: CredentialUsage, share: CredentialUsage): void {
       delete from.hosts[name];
     }
   }
+}
+
+/**
+ * The proxy users' shares of a drain, under the cap period they fall in now (the period the hour's
+ * bucket is in, as the plan's usage).
+ */
+export function proxyUserEntries(usage: Map<string, PlanUsage>, now: Date): ProxyUserMeteredUsage[] {
+  const entries: ProxyUserMeteredUsage[] = [];
+  for (const [key, totals] of usage) {
+    const proxyUserId = proxyUserIdOfKey(key);
+    if (proxyUserId !== null) {
+      entries.push({
+        proxyUserId,
+        now,
+        billedBytes: totals.bytes + totals.extraBytes,
+        bytes: totals.bytes,
+        extraBytes: totals.extraBytes,
+        requests: totals.requests,
+        errors: totals.errors,
+      });
+    }
+  }
+  return entries;
 }

@@ -14,7 +14,6 @@ import {
   listPlansForGateway,
   listProxyUsersForGateway,
   listSources,
-  type ProxyUserMeteredUsage,
   raiseSourceAlarm,
 } from '@bytegate/db/queries';
 import {
@@ -38,9 +37,9 @@ import {
   type UsageFlush,
 } from '@bytegate/gateway';
 import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
-import { credentialUsageOf } from './credential-usage.ts';
+import { credentialUsageOf, proxyUserEntries } from './credential-usage.ts';
 import { ExitPools } from './gateway-exits.ts';
-import { SourceCache } from './gateway-sources.ts';
+import { SourceCache, sourceUsageOf } from './gateway-sources.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -316,7 +315,7 @@ export class DbGatewayStore implements GatewayStore {
       errorsByCode: totals.errorsByCode,
       hostBytes: totals.hostBytes,
     }));
-    const userEntries = this.proxyUserEntries(usage, now);
+    const userEntries = proxyUserEntries(usage, now);
     const billed = new Map(entries.map((entry) => [entry.planId, entry.billedBytes]));
     for (const entry of userEntries) {
       billed.set(`pu:${entry.proxyUserId}`, entry.billedBytes);
@@ -405,29 +404,6 @@ export class DbGatewayStore implements GatewayStore {
     }
   }
 
-  /**
-   * The proxy users' shares of a drain, under the cap period they fall in now (the period the hour's
-   * bucket is in, as the plan's usage).
-   */
-  private proxyUserEntries(usage: Map<string, PlanUsage>, now: Date): ProxyUserMeteredUsage[] {
-    const entries: ProxyUserMeteredUsage[] = [];
-    for (const [key, totals] of usage) {
-      const proxyUserId = proxyUserIdOfKey(key);
-      if (proxyUserId !== null) {
-        entries.push({
-          proxyUserId,
-          now,
-          billedBytes: totals.bytes + totals.extraBytes,
-          bytes: totals.bytes,
-          extraBytes: totals.extraBytes,
-          requests: totals.requests,
-          errors: totals.errors,
-        });
-      }
-    }
-    return entries;
-  }
-
   /** Usage now in the database is no longer "pending" in the meter: lower the cached traffic left. */
   noteUsageStored(usage: Map<string, PlanUsage>): void {
     for (const [planId, totals] of usage) {
@@ -446,22 +422,6 @@ export class DbGatewayStore implements GatewayStore {
       }
     }
   }
-}
-
-/** Bytes per source in the plans' usage of one drain (a proxy user's share is the same bytes again). */
-function sourceUsageOf(
-  planUsage: ReadonlyArray<[string, PlanUsage]>,
-): Array<{ sourceId: string; carriedBytes: number; billedBytes: number }> {
-  const bySource = new Map<string, { sourceId: string; carriedBytes: number; billedBytes: number }>();
-  for (const [, totals] of planUsage) {
-    for (const [sourceId, bytes] of Object.entries(totals.sourceBytes)) {
-      const row = bySource.get(sourceId) ?? { sourceId, carriedBytes: 0, billedBytes: 0 };
-      row.carriedBytes += bytes;
-      row.billedBytes += bytes + (totals.sourceExtraBytes[sourceId] ?? 0);
-      bySource.set(sourceId, row);
-    }
-  }
-  return [...bySource.values()];
 }
 
 /** Plans' allowlist entries as the gateway's one rule takes them (entries of unknown plans left out). */

@@ -2,6 +2,7 @@ import type { SourceRow } from '@bytegate/db/queries';
 import {
   type GrammarSpec,
   grammarAdapter,
+  type PlanUsage,
   type PoolType,
   parseUpstreamUrl,
   type Source,
@@ -83,4 +84,20 @@ export class SourceCache {
     this.rows = known;
     this.byPool = byPool;
   }
+}
+
+/** Bytes per source in the plans' usage of one drain (a proxy user's share is the same bytes again). */
+export function sourceUsageOf(
+  planUsage: ReadonlyArray<[string, PlanUsage]>,
+): Array<{ sourceId: string; carriedBytes: number; billedBytes: number }> {
+  const bySource = new Map<string, { sourceId: string; carriedBytes: number; billedBytes: number }>();
+  for (const [, totals] of planUsage) {
+    for (const [sourceId, bytes] of Object.entries(totals.sourceBytes)) {
+      const row = bySource.get(sourceId) ?? { sourceId, carriedBytes: 0, billedBytes: 0 };
+      row.carriedBytes += bytes;
+      row.billedBytes += bytes + (totals.sourceExtraBytes[sourceId] ?? 0);
+      bySource.set(sourceId, row);
+    }
+  }
+  return [...bySource.values()];
 }
