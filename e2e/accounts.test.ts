@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServerAndBrowser } from './support/fixture.ts';
 import { logInThroughForm, newAccount, signUpThroughForm } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { type RunningServer, SERVER_TEST_TIMEOUT_MS, startServer } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -205,29 +205,36 @@ describe('accounts in the browser', () => {
 });
 
 describe('the bot check in the browser', () => {
-  it('says the challenge failed to load when reCAPTCHA is configured but its script cannot load', async () => {
-    // This machine cannot reach Google, which is exactly the failure the page must explain.
-    const guarded = await startServer({ RECAPTCHA_SITE_KEY: 'site-key', RECAPTCHA_SECRET_KEY: 'secret-key' });
-    const guardedContext = await browser.newContext();
-    const guardedPage = await guardedContext.newPage();
-    const scripts: string[] = [];
-    guardedPage.on('request', (request) => {
-      if (request.url().includes('recaptcha')) {
-        scripts.push(request.url());
+  it(
+    'says the challenge failed to load when reCAPTCHA is configured but its script cannot load',
+    async () => {
+      // This machine cannot reach Google, which is exactly the failure the page must explain.
+      const guarded = await startServer({
+        RECAPTCHA_SITE_KEY: 'site-key',
+        RECAPTCHA_SECRET_KEY: 'secret-key',
+      });
+      const guardedContext = await browser.newContext();
+      const guardedPage = await guardedContext.newPage();
+      const scripts: string[] = [];
+      guardedPage.on('request', (request) => {
+        if (request.url().includes('recaptcha')) {
+          scripts.push(request.url());
+        }
+      });
+      try {
+        await guardedPage.goto(`${guarded.url}/login`);
+        await guardedPage
+          .getByText('The security challenge failed to load.', { exact: false })
+          .first()
+          .waitFor();
+        expect(scripts[0]).toContain('render=site-key');
+      } finally {
+        await guardedContext.close();
+        await guarded.stop();
       }
-    });
-    try {
-      await guardedPage.goto(`${guarded.url}/login`);
-      await guardedPage
-        .getByText('The security challenge failed to load.', { exact: false })
-        .first()
-        .waitFor();
-      expect(scripts[0]).toContain('render=site-key');
-    } finally {
-      await guardedContext.close();
-      await guarded.stop();
-    }
-  });
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   it('loads no reCAPTCHA script when no site key is configured', async () => {
     const scripts: string[] = [];

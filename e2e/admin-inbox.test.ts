@@ -19,7 +19,7 @@ import { saveScreenshot } from './support/browser.ts';
 import { navigateInApp, settled as pageSettled } from './support/console.ts';
 import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import { logInThroughForm, type TestAccount } from './support/journeys.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { type RunningServer, SERVER_TEST_TIMEOUT_MS, startServer } from './support/server.ts';
 import { createSuiteDatabase, grantStaffRole, hasTestPostgres } from './support/staff.ts';
 
 const SUBJECT = 'Port 25 for our monitoring';
@@ -246,48 +246,52 @@ describe.runIf(hasTestPostgres)('the support inbox', () => {
     });
   }
 
-  it('writes mail to the Outbox without SMTP_URL, and shows it there', async () => {
-    // The same database, the server started again without SMTP_URL: mail goes to DATA_DIR/outbox.
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await server.stop();
-    server = await startServer({
-      DATABASE_URL: databaseUrl,
-      MAIL_FROM: 'Bytegate Support <support@bytegate.test>',
-    });
-    const stopFirst = stopServer;
-    stopServer = async () => {
+  it(
+    'writes mail to the Outbox without SMTP_URL, and shows it there',
+    async () => {
+      // The same database, the server started again without SMTP_URL: mail goes to DATA_DIR/outbox.
+      await page.setViewportSize({ width: 1280, height: 900 });
       await server.stop();
-      await stopFirst().catch(() => undefined);
-    };
-    await logInThroughForm(page, server.url, staff.email, staff.password);
-    await page.waitForURL(`${server.url}/dashboard`);
-    await page.goto(`${server.url}${threadPath}`);
-    await conversation().waitFor();
-    await page.getByLabel('Reply to Margaret Hamilton').fill('One more thing: port 587 works too.');
-    await page.getByRole('button', { name: 'Send reply' }).click();
-    await page.getByText(`Reply sent to ${customer.email.toLowerCase()}`).waitFor();
-    // Written to the outbox this time: the SMTP server took no other reply.
-    expect(repliesIn(sink)).toHaveLength(1);
+      server = await startServer({
+        DATABASE_URL: databaseUrl,
+        MAIL_FROM: 'Bytegate Support <support@bytegate.test>',
+      });
+      const stopFirst = stopServer;
+      stopServer = async () => {
+        await server.stop();
+        await stopFirst().catch(() => undefined);
+      };
+      await logInThroughForm(page, server.url, staff.email, staff.password);
+      await page.waitForURL(`${server.url}/dashboard`);
+      await page.goto(`${server.url}${threadPath}`);
+      await conversation().waitFor();
+      await page.getByLabel('Reply to Margaret Hamilton').fill('One more thing: port 587 works too.');
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await page.getByText(`Reply sent to ${customer.email.toLowerCase()}`).waitFor();
+      // Written to the outbox this time: the SMTP server took no other reply.
+      expect(repliesIn(sink)).toHaveLength(1);
 
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Outbox' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
-    await settled();
-    expect(await page.getByText('Mail goes out through the SMTP server').count()).toBe(0);
-    const list = page.getByRole('list', { name: 'Outbox messages' });
-    await list.getByRole('link', { name: new RegExp(`Re: ${SUBJECT}`) }).click();
-    const message = page.getByRole('article', { name: `Re: ${SUBJECT}` });
-    await message.getByText(`Margaret Hamilton <${customer.email.toLowerCase()}>`).waitFor();
-    await message.getByText('Bytegate Support <support@bytegate.test>').waitFor();
-    // The HTML in its sandboxed frame: the reply, the question quoted, and no script may run there.
-    const frame = page.frameLocator(`iframe[title="HTML of the message: Re: ${SUBJECT}"]`);
-    await frame.getByText('One more thing: port 587 works too.').waitFor();
-    await frame.getByText('Could you open port 25 for our monitoring?').waitFor();
-    expect(await page.locator('iframe[sandbox=""]').count()).toBe(1);
-    outboxMessagePath = new URL(page.url()).pathname;
-    expect(outboxMessagePath).toMatch(/^\/admin\/outbox\/\d{8}T\d{9}Z-[0-9a-f]{12}$/);
-    await message.getByRole('tab', { name: 'Plain text' }).click();
-    await message.getByText(/> Could you open port 25 for our monitoring\?/).waitFor();
-  });
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Outbox' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+      await settled();
+      expect(await page.getByText('Mail goes out through the SMTP server').count()).toBe(0);
+      const list = page.getByRole('list', { name: 'Outbox messages' });
+      await list.getByRole('link', { name: new RegExp(`Re: ${SUBJECT}`) }).click();
+      const message = page.getByRole('article', { name: `Re: ${SUBJECT}` });
+      await message.getByText(`Margaret Hamilton <${customer.email.toLowerCase()}>`).waitFor();
+      await message.getByText('Bytegate Support <support@bytegate.test>').waitFor();
+      // The HTML in its sandboxed frame: the reply, the question quoted, and no script may run there.
+      const frame = page.frameLocator(`iframe[title="HTML of the message: Re: ${SUBJECT}"]`);
+      await frame.getByText('One more thing: port 587 works too.').waitFor();
+      await frame.getByText('Could you open port 25 for our monitoring?').waitFor();
+      expect(await page.locator('iframe[sandbox=""]').count()).toBe(1);
+      outboxMessagePath = new URL(page.url()).pathname;
+      expect(outboxMessagePath).toMatch(/^\/admin\/outbox\/\d{8}T\d{9}Z-[0-9a-f]{12}$/);
+      await message.getByRole('tab', { name: 'Plain text' }).click();
+      await message.getByText(/> Could you open port 25 for our monitoring\?/).waitFor();
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   for (const width of [1280, 375]) {
     it(`has no axe violations on the Outbox with a message open at ${width} px`, async () => {
