@@ -224,7 +224,7 @@ export function readVendorUsageCsv(content: string, options: VendorUsageOptions)
   }
   const columns = columnsOf(header.cells, options.units);
   if (typeof columns === 'string') {
-    return { message: columns, problems: [{ line: header.line, message: columns }] };
+    return { message: columns.replace(/^the header/, `the header (line ${header.line})`), problems: [] };
   }
   const problems: VendorUsageProblem[] = [];
   const rows: ReadRow[] = [];

@@ -187,15 +187,12 @@ describe('readVendorUsageCsv', () => {
 
   it('refuses a file without the columns it needs, or with two of a kind', () => {
     const missing =
-      'the header must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))';
-    expect(read('Date,Requests\n2025-03-01,5\n')).toEqual({
-      message: missing,
-      problems: [{ line: 1, message: missing }],
-    });
+      'the header (line 1) must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))';
+    expect(read('Date,Requests\n2025-03-01,5\n')).toEqual({ message: missing, problems: [] });
     expect(read('')).toEqual({ message: 'the file is empty', problems: [] });
     expect(read('Date,Upload (GB),Download (GB)\n2025-03-01,1,2\n')).toMatchObject({
       message:
-        'the header has several traffic columns (Upload (GB), Download (GB)): keep one, or name the one to read Total',
+        'the header (line 1) has several traffic columns (Upload (GB), Download (GB)): keep one, or name the one to read Total',
     });
     // A Total column among several is the one.
     expect(daysOf(read('Date,Upload (GB),Download (GB),Total (GB)\n2025-03-01,1,2,3\n'))).toEqual([

@@ -158,10 +158,10 @@ describe.each(testDatabaseKinds())('the reconciliation API on %s', (kind) => {
       ],
     });
     const noColumns = await post({ content: 'Day,Requests\n2025-01-01,5\n', reason });
-    expect(noColumns.body).toMatchObject({
+    expect(noColumns.body).toEqual({
       error:
-        'Nothing was imported: the header must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))',
-      problems: [{ line: 1 }],
+        'Nothing was imported: the header (line 1) must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))',
+      code: 'VALIDATION_FAILED',
     });
     const cases: Array<[object, string]> = [
       [{ content: exportCsv }, 'Reason is required'],
