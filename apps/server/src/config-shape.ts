@@ -97,6 +97,13 @@ export interface Config {
     from: string;
   };
   emailVerification: EmailVerificationMode;
+  supply: {
+    /**
+     * SUPPLY_RECONCILE_TOLERANCE_PCT in hundredths of a percent (2% is 200): a day whose vendor figure
+     * differs from our count by more is flagged in the reconciliation.
+     */
+    reconcileToleranceBasisPoints: number;
+  };
   /** Where the exit probe job requests through every exit, and how often; null: no probing. */
   exitProbe: { url: string; intervalSeconds: number } | null;
   /**

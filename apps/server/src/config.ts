@@ -149,6 +149,19 @@ const envSchema = z.object({
     .max(64, 'must be a whole number from 1 to 64')
     .default(1),
   SUPPLY_PREFER: z.enum(['weight', 'cost'], { error: 'must be weight or cost' }).default('weight'),
+  SUPPLY_RECONCILE_TOLERANCE_PCT: z
+    .string()
+    .trim()
+    .regex(
+      /^\d{1,3}(\.\d{1,2})?$/,
+      'must be a percentage from 0 to 100, at most two decimals, such as 2 or 0.5',
+    )
+    .transform((value) => Math.round(Number(value) * 100))
+    .refine(
+      (hundredths) => hundredths <= 10_000,
+      'must be a percentage from 0 to 100, at most two decimals, such as 2 or 0.5',
+    )
+    .default(200),
   RECAPTCHA_SITE_KEY: optionalText,
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -359,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     emailVerification:
       e.EMAIL_VERIFICATION === 'auto' ? (e.SMTP_URL ? 'required' : 'off') : e.EMAIL_VERIFICATION,
+    supply: { reconcileToleranceBasisPoints: e.SUPPLY_RECONCILE_TOLERANCE_PCT },
     exitProbe: e.EXIT_PROBE_URL
       ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
       : null,

@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = [
   'exit.rotation.restore',
   'source.add',
   'source.change',
+  'source.reconcile',
   'contact.status',
   'contact.assign',
   'contact.note',

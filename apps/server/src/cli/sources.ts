@@ -4,6 +4,7 @@ import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { maskEndpointUrl } from '../services/supply/source-input.ts';
 import { addSource, changeSource, listSourcesWithFigures } from '../services/supply/sources.ts';
 import type { CliContext } from './context.ts';
+import { addReconcileCommands } from './sources-reconcile.ts';
 
 const GB = 1024 ** 3;
 
@@ -33,7 +34,7 @@ export function sourcesCommand(cli: CliContext): Command {
       }
       const rows = await cli.withServices((ctx) => listSourcesWithFigures(ctx, { days }));
       cli.console.table(
-        rows.map(({ row, carriedBytes, billedBytes, connects, failures, connectMs }) => ({
+        rows.map(({ row, carriedBytes, billedBytes, costCents, connects, failures, connectMs }) => ({
           name: row.name,
           pool: row.poolType,
           kind: row.kind,
@@ -44,7 +45,7 @@ export function sourcesCommand(cli: CliContext): Command {
           'cost/GB': dollars(row.costPerGbCents),
           'carried GB': gigabytes(carriedBytes),
           'billed GB': gigabytes(billedBytes),
-          cost: dollars(Math.round((carriedBytes / GB) * row.costPerGbCents)),
+          cost: dollars(costCents),
           success: connects + failures > 0 ? `${((100 * connects) / (connects + failures)).toFixed(1)}%` : '',
           'connect ms': connectMs ?? '',
           alarm: row.alarm ?? '',
@@ -120,5 +121,6 @@ export function sourcesCommand(cli: CliContext): Command {
       );
       cli.console.log(`Source ${row.name} is off.`);
     });
+  addReconcileCommands(sources, cli);
   return sources;
 }

@@ -110,6 +110,39 @@ describe.each(testDatabaseKinds())('sources of supply over the database on %s', 
     expect(audit[0]?.after).toMatchObject({ url: `http://fakeuser:***@127.0.0.1:${network.port}` });
   });
 
+  it('prices each flush at the cost in force when it is written: a cost change keeps what was carried before', async () => {
+    // The network of the test above, still the pool's only active source.
+    const ctx = { db: fixture.server.database.db, config: fixture.server.config };
+    const plan = await buyDatacenterPlan(fixture.server);
+    const carriedSoFar = async () => {
+      const [row] = await queryRows<{ carried: string; cost: string }>(
+        fixture.server,
+        `select coalesce(sum(d.carried_bytes), 0)::text as carried, coalesce(sum(d.cost_byte_cents), 0)::text as cost
+           from source_usage_daily d join supply_sources s on s.id = d.source_id where s.name = 'Oxylabs US'`,
+      );
+      return { carried: BigInt(row?.carried ?? '0'), cost: BigInt(row?.cost ?? '0') };
+    };
+    expect((await curlThrough(`${plan.login}__cr.us`, plan.password)).status).toBe(200);
+    await fixture.gateway.flush();
+    const atFirstCost = await carriedSoFar();
+    expect(atFirstCost.carried).toBeGreaterThan(0n);
+    // Everything so far went through at $1.20 a GB: bytes × 120 byte-cents, to the byte.
+    expect(atFirstCost.cost).toBe(atFirstCost.carried * 120n);
+
+    await changeSource(ctx, {
+      source: 'Oxylabs US',
+      settings: { costPerGb: '0.80' },
+      reason: 'renegotiated',
+      actor: CLI_ACTOR,
+    });
+    expect((await curlThrough(`${plan.login}__cr.us`, plan.password)).status).toBe(200);
+    await fixture.gateway.flush();
+    const after = await carriedSoFar();
+    expect(after.carried).toBeGreaterThan(atFirstCost.carried);
+    // The bytes before the change keep $1.20; only the ones flushed after it are at $0.80.
+    expect(after.cost).toBe(atFirstCost.carried * 120n + (after.carried - atFirstCost.carried) * 80n);
+  });
+
   it('refuses a network without a grammar it knows, a template that does not parse, and a second own-exits source', async () => {
     const ctx = { db: fixture.server.database.db, config: fixture.server.config };
     const attempt = (input: Record<string, unknown>) =>

@@ -5,10 +5,16 @@ import type {
   SupplyRange,
   SupplyResponse,
 } from '@bytegate/contracts/admin-supply';
+import type {
+  ImportVendorUsageRequest,
+  ImportVendorUsageResponse,
+  ReconciliationResponse,
+} from '@bytegate/contracts/admin-supply-reconciliation';
 import { defineApiSection } from './api-client.ts';
 
-// The console's Supply page calls (issue 29): the sources with their figures, one source day by day, and
-// an admin's change. Kept in the console's chunk like admin-client.ts.
+// The console's Supply page calls (issue 29): the sources with their figures, one source day by day, an
+// admin's change, and a source's reconciliation against its vendor's usage export (read by staff,
+// imported by admins). Kept in the console's chunk like admin-client.ts.
 
 /** Staff read the sources; the change is an admin's (support is answered 403). */
 export const adminSupplyApi = defineApiSection((request) => ({
@@ -17,6 +23,17 @@ export const adminSupplyApi = defineApiSection((request) => ({
     request<SourceDaysResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/days?days=${days}`),
   change: (sourceId: string, body: ChangeSourceRequest) =>
     request<SourceResponse>('PATCH', `/admin/sources/${encodeURIComponent(sourceId)}`, { body }),
+  reconciliation: (sourceId: string, days: SupplyRange) =>
+    request<ReconciliationResponse>(
+      'GET',
+      `/admin/sources/${encodeURIComponent(sourceId)}/reconciliation?days=${days}`,
+    ),
+  importVendorUsage: (sourceId: string, body: ImportVendorUsageRequest) =>
+    request<ImportVendorUsageResponse>(
+      'POST',
+      `/admin/sources/${encodeURIComponent(sourceId)}/reconciliation`,
+      { body },
+    ),
 }));
 
 /** Where the range's CSV downloads from (the session cookie goes along). */

@@ -1,17 +1,20 @@
 import type { ChangeSourceRequest, SupplyRange } from '@bytegate/contracts/admin-supply';
+import type { ImportVendorUsageRequest } from '@bytegate/contracts/admin-supply-reconciliation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminSupplyApi } from './admin-supply-client.ts';
 import { queryKeys } from './query-keys.ts';
 
 // The console's Supply page (issue 29): the sources with their figures (read again every 30 s, as the
-// gateway's usage flushes add to today), one source day by day, and an admin's change, after which the
-// figures and the audit log are read again.
+// gateway's usage flushes add to today), one source day by day, an admin's change, after which the
+// figures and the audit log are read again, and a source's reconciliation with its vendor's usage.
 
 /** This module's keys, under the console's `admin` keys. */
 export const supplyKeys = {
   all: ['admin', 'supply'] as const,
   list: (days: SupplyRange) => ['admin', 'supply', 'list', days] as const,
   days: (sourceId: string, days: SupplyRange) => ['admin', 'supply', 'days', sourceId, days] as const,
+  reconciliation: (sourceId: string, days: SupplyRange) =>
+    ['admin', 'supply', 'reconciliation', sourceId, days] as const,
 };
 
 const SUPPLY_REFRESH_MS = 30_000;
@@ -40,6 +43,29 @@ export function useChangeSource() {
   return useMutation({
     mutationFn: ({ sourceId, ...body }: ChangeSourceRequest & { sourceId: string }) =>
       adminSupplyApi.change(sourceId, body),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: supplyKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.admin.allAudit }),
+      ]),
+  });
+}
+
+/** A source's days of the range against its vendor's imported figures. */
+export function useReconciliation(sourceId: string | undefined, days: SupplyRange) {
+  return useQuery({
+    queryKey: supplyKeys.reconciliation(sourceId ?? '', days),
+    queryFn: () => adminSupplyApi.reconciliation(sourceId ?? '', days),
+    enabled: sourceId !== undefined,
+  });
+}
+
+/** An admin's import of a vendor's usage export for a source, with a reason. */
+export function useImportVendorUsage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sourceId, ...body }: ImportVendorUsageRequest & { sourceId: string }) =>
+      adminSupplyApi.importVendorUsage(sourceId, body),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: supplyKeys.all }),

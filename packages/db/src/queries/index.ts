@@ -28,4 +28,5 @@ export * from './two-factor.ts';
 export * from './usage.ts';
 export * from './usage-stats.ts';
 export * from './users.ts';
+export * from './vendor-usage.ts';
 export * from './webhook-deliveries.ts';

@@ -70,7 +70,12 @@ export interface SourceUsageDelta {
   billedBytes: number;
 }
 
-/** Adds carried and billed bytes to each source's day (inside the usage flush's transaction). */
+/**
+ * Adds carried and billed bytes to each source's day (inside the usage flush's transaction), and their
+ * cost: the bytes × the source's cost per GB as this statement reads it, so bytes are priced at the cost
+ * in force when they are stored (a cost change commits before or after a flush, never halfway). An
+ * unknown source fails the insert, and the flush with it, as before costs were kept.
+ */
 export async function addSourceUsage(
   tx: Executor,
   params: { day: Date; deltas: SourceUsageDelta[] },
@@ -78,16 +83,22 @@ export async function addSourceUsage(
   if (params.deltas.length === 0) {
     return;
   }
-  await tx
-    .insert(sourceUsageDaily)
-    .values(params.deltas.map((delta) => ({ ...delta, day: params.day })))
-    .onConflictDoUpdate({
-      target: [sourceUsageDaily.sourceId, sourceUsageDaily.day],
-      set: {
-        carriedBytes: sql`${sourceUsageDaily.carriedBytes} + excluded.carried_bytes`,
-        billedBytes: sql`${sourceUsageDaily.billedBytes} + excluded.billed_bytes`,
-      },
-    });
+  const values = sql.join(
+    params.deltas.map(
+      (delta) => sql`(${delta.sourceId}::uuid, ${delta.carriedBytes}::bigint, ${delta.billedBytes}::bigint)`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    insert into ${sourceUsageDaily} (source_id, day, carried_bytes, billed_bytes, cost_byte_cents)
+    select counted.source_id, ${params.day.toISOString()}::timestamptz, counted.carried, counted.billed,
+      counted.carried::numeric * (select ${supplySources.costPerGbCents} from ${supplySources} where ${supplySources.id} = counted.source_id)
+    from (values ${values}) as counted (source_id, carried, billed)
+    on conflict (source_id, day) do update set
+      carried_bytes = ${sourceUsageDaily}.carried_bytes + excluded.carried_bytes,
+      billed_bytes = ${sourceUsageDaily}.billed_bytes + excluded.billed_bytes,
+      cost_byte_cents = ${sourceUsageDaily}.cost_byte_cents + excluded.cost_byte_cents
+  `);
 }
 
 export interface SourceHealthDelta {

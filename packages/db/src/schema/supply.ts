@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  numeric,
   pgEnum,
   pgTable,
   primaryKey,
@@ -64,7 +65,7 @@ export const supplySources = pgTable(
 /**
  * Traffic carried through each source per UTC day, written in the same transaction as the plans' usage
  * it is part of: what the client sockets carried (the cost side) and what customers were billed for it
- * (with the target filters' 2x, the revenue side).
+ * (with the target filters' 2x, the revenue side), and what the carried bytes cost us.
  */
 export const sourceUsageDaily = pgTable(
   'source_usage_daily',
@@ -75,10 +76,40 @@ export const sourceUsageDaily = pgTable(
     day: timestamp({ withTimezone: true }).notNull(),
     carriedBytes: bigint({ mode: 'number' }).notNull().default(0),
     billedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * What the carried bytes cost, exactly: each usage flush adds its bytes × the source's cost per GB
+     * (cents) in force when the flush is written, read in the flush's own statement. Divided by 1024³
+     * it is cents, so a day keeps its cost when the source's cost per GB changes later, or mid-day.
+     * numeric(38,0): bytes × cents outgrows a bigint at a few hundred TB a day.
+     */
+    costByteCents: numeric({ precision: 38, scale: 0, mode: 'bigint' }).notNull().default(sql`0`),
     /** Dials through it that opened, that failed, and their connect time (health, per day). */
     connects: bigint({ mode: 'number' }).notNull().default(0),
     failures: bigint({ mode: 'number' }).notNull().default(0),
     connectMsTotal: bigint({ mode: 'number' }).notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.sourceId, table.day] })],
+);
+
+/**
+ * What a vendor says a source carried on a UTC day, imported from its usage export (a CSV per day), to
+ * set against our carried bytes. One figure per source and day: an import of a day replaces its figure
+ * (audited with the figure before). Its own table, so the gateway's usage writes never touch it.
+ */
+export const sourceVendorUsage = pgTable(
+  'source_vendor_usage',
+  {
+    sourceId: uuid()
+      .notNull()
+      .references(() => supplySources.id, { onDelete: 'cascade' }),
+    day: timestamp({ withTimezone: true }).notNull(),
+    vendorBytes: bigint({ mode: 'number' }).notNull(),
+    importedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Who imported it: a staff email, or `cli`. */
+    importedBy: text().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sourceId, table.day] }),
+    check('source_vendor_usage_bytes_not_negative', sql`${table.vendorBytes} >= 0`),
+  ],
 );

@@ -14,7 +14,7 @@ import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { checkMayChangeInventory } from '../inventory/inventory-access.ts';
 import { auditedSource, SOURCE_STATES, sourceInputSchema, toNewSource } from './source-input.ts';
-import { supplyWindow } from './supply-figures.ts';
+import { centsForByteCents, sumUsage, supplyWindow } from './supply-figures.ts';
 
 // The sources of supply, changed by an admin or the command line, each change audited in its own
 // transaction. A running gateway routes by a change within a second (it reads the sources every second).
@@ -161,23 +161,20 @@ export async function findSource(ctx: ServiceContext, nameOrId: string): Promise
   return row;
 }
 
-/** Every source with what it carried and how its dials went over the last `days` days. */
+/** Every source with what it carried, what that cost, and how its dials went over the last `days` days. */
 export async function listSourcesWithFigures(ctx: ServiceContext, props: { days: number; now?: Date }) {
   const { from, to } = supplyWindow(props.days, props.now);
   const [rows, usage] = await Promise.all([listSources(ctx.db), listSourceUsage(ctx.db, { from, to })]);
   return rows.map((row) => {
-    const days = usage.filter((day) => day.sourceId === row.id);
-    const sum = (pick: (day: (typeof days)[number]) => number) =>
-      days.reduce((total, day) => total + pick(day), 0);
-    const connects = sum((day) => day.connects);
-    const failures = sum((day) => day.failures);
+    const sums = sumUsage(usage.filter((day) => day.sourceId === row.id));
     return {
       row,
-      carriedBytes: sum((day) => day.carriedBytes),
-      billedBytes: sum((day) => day.billedBytes),
-      connects,
-      failures,
-      connectMs: connects > 0 ? Math.round(sum((day) => day.connectMsTotal) / connects) : null,
+      carriedBytes: sums.carriedBytes,
+      billedBytes: sums.billedBytes,
+      costCents: centsForByteCents(sums.costByteCents),
+      connects: sums.connects,
+      failures: sums.failures,
+      connectMs: sums.connects > 0 ? Math.round(sums.connectMsTotal / sums.connects) : null,
     };
   });
 }

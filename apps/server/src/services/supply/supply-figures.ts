@@ -10,7 +10,9 @@ import { maskEndpointUrl } from './source-input.ts';
 
 // The Supply page's arithmetic, pure: which UTC days a range covers, and what a source's bytes earned and
 // cost. Money is whole cents rounded half up from the exact amount (bytes × cents per GB / 1024³ in
-// integers), so a figure does not drift by a cent with floating point at the .5 boundary.
+// integers), so a figure does not drift by a cent with floating point at the .5 boundary. The cost is
+// the one the usage flush kept with the bytes (bytes × the cost per GB in force then, `costByteCents`),
+// so a later change of a source's cost per GB never re-prices the days before it.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const GB = BigInt(BYTES_PER_GB);
@@ -40,27 +42,47 @@ export function rangeOf(window: SupplyWindow): SupplyRangeDays {
   return { days: window.days, from: isoDay(window.from), to: isoDay(new Date(window.to.getTime() - DAY_MS)) };
 }
 
+/** numerator / denominator in whole units, half away from zero (a positive denominator). */
+export function divideRounded(numerator: bigint, denominator: bigint): number {
+  const size = numerator < 0n ? -numerator : numerator;
+  const whole = size / denominator + (2n * (size % denominator) >= denominator ? 1n : 0n);
+  return Number(numerator < 0n ? -whole : whole);
+}
+
 /** `bytes` at `centsPerGb` cents a GB (1024³ bytes), in whole cents, half up; exact for any safe integers. */
 export function centsForBytes(bytes: number, centsPerGb: number): number {
-  const exact = BigInt(bytes) * BigInt(centsPerGb);
-  const whole = exact / GB;
-  return Number(2n * (exact % GB) >= GB ? whole + 1n : whole);
+  return divideRounded(BigInt(bytes) * BigInt(centsPerGb), GB);
+}
+
+/** A cost kept as bytes × cents per GB (source_usage_daily.cost_byte_cents), in whole cents, half up. */
+export function centsForByteCents(byteCents: bigint): number {
+  return divideRounded(byteCents, GB);
 }
 
 /** What a source's usage rows add up to. */
 export interface UsageSums {
   carriedBytes: number;
   billedBytes: number;
+  /** The carried bytes' cost, exact: Σ bytes × the cost per GB (cents) in force when they were stored. */
+  costByteCents: bigint;
   connects: number;
   failures: number;
   connectMsTotal: number;
 }
 
 export function sumUsage(rows: readonly UsageSums[]): UsageSums {
-  const sums: UsageSums = { carriedBytes: 0, billedBytes: 0, connects: 0, failures: 0, connectMsTotal: 0 };
+  const sums: UsageSums = {
+    carriedBytes: 0,
+    billedBytes: 0,
+    costByteCents: 0n,
+    connects: 0,
+    failures: 0,
+    connectMsTotal: 0,
+  };
   for (const row of rows) {
     sums.carriedBytes += row.carriedBytes;
     sums.billedBytes += row.billedBytes;
+    sums.costByteCents += row.costByteCents;
     sums.connects += row.connects;
     sums.failures += row.failures;
     sums.connectMsTotal += row.connectMsTotal;
@@ -69,15 +91,13 @@ export function sumUsage(rows: readonly UsageSums[]): UsageSums {
 }
 
 /**
- * A source's figures: revenue is the billed GB at its pool's price, cost the carried GB at the source's
- * cost per GB (today's: a source keeps no history of its price), margin the one minus the other.
+ * A source's figures: revenue is the billed GB at its pool's price, cost the carried GB at the cost per
+ * GB in force when each byte was stored (rounded once, over the whole range), margin the one minus the
+ * other.
  */
-export function figuresOf(
-  sums: UsageSums,
-  source: Pick<SourceRow, 'poolType' | 'costPerGbCents'>,
-): SourceFigures {
+export function figuresOf(sums: UsageSums, source: Pick<SourceRow, 'poolType'>): SourceFigures {
   const revenueCents = centsForBytes(sums.billedBytes, PRICE_PER_GB_CENTS[source.poolType]);
-  const costCents = centsForBytes(sums.carriedBytes, source.costPerGbCents);
+  const costCents = centsForByteCents(sums.costByteCents);
   const dials = sums.connects + sums.failures;
   return {
     carriedBytes: sums.carriedBytes,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   addMoney,
+  centsForByteCents,
   centsForBytes,
+  divideRounded,
   figuresOf,
   rangeOf,
   sumUsage,
@@ -33,13 +35,43 @@ describe('centsForBytes', () => {
   });
 });
 
+describe('centsForByteCents and divideRounded', () => {
+  it('turns a kept cost (bytes × cents per GB) into whole cents, half up, and signed amounts half away from zero', () => {
+    expect(centsForByteCents(0n)).toBe(0);
+    expect(centsForByteCents(BigInt(GB) * 120n)).toBe(120);
+    // Half a GB at 1 cent is half a cent: up; one byte-cent less: down.
+    expect(centsForByteCents(BigInt(GB / 2))).toBe(1);
+    expect(centsForByteCents(BigInt(GB / 2 - 1))).toBe(0);
+    expect(divideRounded(-5n, 2n)).toBe(-3);
+    expect(divideRounded(-4n, 3n)).toBe(-1);
+    expect(divideRounded(5n, 2n)).toBe(3);
+  });
+});
+
+/** A usage row as the flush keeps it: bytes carried at `centsPerGb` each. */
+const carried = (bytes: number, centsPerGb: number) => BigInt(bytes) * BigInt(centsPerGb);
+
 describe('figuresOf', () => {
-  it('prices revenue at the pool, cost at the source, and reads the dials', () => {
+  it('prices revenue at the pool, cost as the flush kept it, and reads the dials', () => {
     const sums = sumUsage([
-      { carriedBytes: GB, billedBytes: 2 * GB, connects: 6, failures: 0, connectMsTotal: 120 },
-      { carriedBytes: GB / 2, billedBytes: GB / 2, connects: 2, failures: 2, connectMsTotal: 45 },
+      {
+        carriedBytes: GB,
+        billedBytes: 2 * GB,
+        costByteCents: carried(GB, 120),
+        connects: 6,
+        failures: 0,
+        connectMsTotal: 120,
+      },
+      {
+        carriedBytes: GB / 2,
+        billedBytes: GB / 2,
+        costByteCents: carried(GB / 2, 120),
+        connects: 2,
+        failures: 2,
+        connectMsTotal: 45,
+      },
     ]);
-    expect(figuresOf(sums, { poolType: 'residential', costPerGbCents: 120 })).toEqual({
+    expect(figuresOf(sums, { poolType: 'residential' })).toEqual({
       carriedBytes: 1.5 * GB,
       billedBytes: 2.5 * GB,
       // 2.5 GB × 199 = 497.5 → 498; 1.5 GB × 120 = 180.
@@ -54,18 +86,48 @@ describe('figuresOf', () => {
     });
   });
 
+  it('keeps each part of the bytes at the cost it was carried at, rounding once over the whole', () => {
+    // 1 GB at $1.20, then the cost changed to $0.95 and half a GB more: 120 + 47.5 = 167.5 cents → 168.
+    const sums = sumUsage([
+      {
+        carriedBytes: GB,
+        billedBytes: GB,
+        costByteCents: carried(GB, 120),
+        connects: 1,
+        failures: 0,
+        connectMsTotal: 1,
+      },
+      {
+        carriedBytes: GB / 2,
+        billedBytes: GB / 2,
+        costByteCents: carried(GB / 2, 95),
+        connects: 1,
+        failures: 0,
+        connectMsTotal: 1,
+      },
+    ]);
+    expect(figuresOf(sums, { poolType: 'residential' })).toMatchObject({ costCents: 168, revenueCents: 299 });
+  });
+
   it('has no rate and no connect time without dials, and a negative margin when the source costs more', () => {
     const figures = figuresOf(
-      { carriedBytes: GB, billedBytes: GB, connects: 0, failures: 0, connectMsTotal: 0 },
-      { poolType: 'datacenter', costPerGbCents: 150 },
+      {
+        carriedBytes: GB,
+        billedBytes: GB,
+        costByteCents: carried(GB, 150),
+        connects: 0,
+        failures: 0,
+        connectMsTotal: 0,
+      },
+      { poolType: 'datacenter' },
     );
     expect(figures).toMatchObject({ revenueCents: 99, costCents: 150, marginCents: -51 });
     expect(figures.successRate).toBeNull();
     expect(figures.meanConnectMs).toBeNull();
     expect(
       figuresOf(
-        { carriedBytes: 0, billedBytes: 0, connects: 0, failures: 3, connectMsTotal: 0 },
-        { poolType: 'mobile', costPerGbCents: 0 },
+        { carriedBytes: 0, billedBytes: 0, costByteCents: 0n, connects: 0, failures: 3, connectMsTotal: 0 },
+        { poolType: 'mobile' },
       ),
     ).toMatchObject({ successRate: 0, meanConnectMs: null });
   });

@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'exit.rotation.restore': 'Exit put back into rotation',
   'source.add': 'Source added',
   'source.change': 'Source changed',
+  'source.reconcile': 'Vendor usage imported',
   'contact.status': 'Message status changed',
   'contact.assign': 'Message assigned',
   'contact.note': 'Note added',

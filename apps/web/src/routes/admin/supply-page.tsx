@@ -11,6 +11,7 @@ import { SegmentedControl } from '../../components/ui/segmented-control.tsx';
 import { formatGb, formatUtcDay } from '../../features/admin/format.ts';
 import { PageHeader } from '../../features/admin/page-header.tsx';
 import { EmptyState, ErrorState, LoadingRows } from '../../features/admin/states.tsx';
+import { ReconciliationCard } from '../../features/admin/supply/reconciliation-card.tsx';
 import { formatCents, Margin } from '../../features/admin/supply/source-labels.tsx';
 import { SourcesTable } from '../../features/admin/supply/sources-table.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -54,6 +55,7 @@ function Totals({ totals }: { totals: SupplyMoney }) {
 /**
  * Supply: where each pool's traffic goes out (our own exits, wholesale networks), what each source carried,
  * earned and cost over the last 7 or 30 UTC days, and its alarms; admins change weights, states and costs.
+ * Below, a source's days reconciled with its vendor's usage export (admins import it).
  */
 export function SupplyPage({ staffRole }: { staffRole: StaffRole }) {
   useDocumentTitle('Supply · Console');
@@ -123,6 +125,9 @@ export function SupplyPage({ staffRole }: { staffRole: StaffRole }) {
           </div>
         )}
       </Card>
+      {data && data.sources.length > 0 ? (
+        <ReconciliationCard sources={data.sources} days={days} canChange={canChange} />
+      ) : null}
     </div>
   );
 }

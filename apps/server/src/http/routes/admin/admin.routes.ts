@@ -9,6 +9,7 @@ import { exitsRoutes } from './exits.routes.ts';
 import { healthRoutes } from './health.routes.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { plansRoutes } from './plans.routes.ts';
+import { sourceReconciliationRoutes } from './source-reconciliation.routes.ts';
 import { sourcesRoutes } from './sources.routes.ts';
 import { supportRoutes } from './support.routes.ts';
 import { threadRequestsAdminRoutes } from './thread-requests.routes.ts';
@@ -34,5 +35,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext; payments:
   await app.register(threadRequestsAdminRoutes, { ctx });
   await app.register(exitsRoutes, { ctx });
   await app.register(sourcesRoutes, { ctx });
+  await app.register(sourceReconciliationRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
 };

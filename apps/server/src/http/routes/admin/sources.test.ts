@@ -383,7 +383,7 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
       expect(byName(await list(), 'Oxylabs residential')).toMatchObject({ weight: 100, costPerGbCents: 120 });
     });
 
-    it('changes weight, state and cost, audited with before, after and the reason; the figures follow the cost', async () => {
+    it('changes weight, state and cost, audited with before, after and the reason; past days keep their cost', async () => {
       const changed = await patch(oxylabsId, { weight: 300, state: 'draining', costPerGb: '0.95', reason });
       expect(changed.status).toBe(200);
       expect(changed.body.source).toEqual({
@@ -399,10 +399,10 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
         alarm: null,
         alarmAt: null,
       });
-      // 1.5 GB at $0.95 is 142.5 cents: 143.
+      // The 1.5 GB were carried at $1.20: still 180 cents (sources-cost-history.test.ts carries more).
       expect(byName(await list(), 'Oxylabs residential')?.totals).toMatchObject({
-        costCents: 143,
-        marginCents: 498 - 143,
+        costCents: 180,
+        marginCents: 498 - 180,
       });
       const [entry] = (await get<AuditResponse>(`/api/admin/audit?targetId=${oxylabsId}`)).body.entries;
       expect(entry).toMatchObject({

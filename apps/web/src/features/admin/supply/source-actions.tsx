@@ -73,7 +73,7 @@ export function ChangeSourceDialog({ source }: { source: AdminSource }) {
         </Button>
       }
       title={`Change ${source.name}`}
-      description="The gateway routes by the new weight and state within a second. The cost per GB prices the figures shown, past days included."
+      description="The gateway routes by the new weight and state within a second. A new cost per GB prices the traffic carried from now on; the days before keep the cost they were carried at."
       confirmLabel="Save changes"
       failureMessage="The source could not be changed. Please try again."
       validate={validate}

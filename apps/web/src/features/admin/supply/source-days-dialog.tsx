@@ -36,7 +36,7 @@ export function SourceDaysDialog({ source, days }: { source: AdminSource; days: 
       </DialogTrigger>
       <DialogContent
         title={source.name}
-        description={`Each UTC day of the last ${days}, newest first. Revenue is the billed GB at the pool’s price; cost, the carried GB at ${formatCents(source.costPerGbCents)} a GB.`}
+        description={`Each UTC day of the last ${days}, newest first. Revenue is the billed GB at the pool’s price; cost, the carried GB at the cost per GB in force when it was carried (${formatCents(source.costPerGbCents)} a GB now).`}
         className="flex max-h-[calc(100dvh-2rem)] max-w-4xl flex-col"
       >
         <SourceDays source={source} days={days} />
