@@ -4,6 +4,7 @@ import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { maskEndpointUrl } from '../services/supply/source-input.ts';
 import { addSource, changeSource, listSourcesWithFigures } from '../services/supply/sources.ts';
 import type { CliContext } from './context.ts';
+import { catalogCommand } from './sources-catalog.ts';
 
 const GB = 1024 ** 3;
 
@@ -120,5 +121,7 @@ export function sourcesCommand(cli: CliContext): Command {
       );
       cli.console.log(`Source ${row.name} is off.`);
     });
+
+  sources.addCommand(catalogCommand(cli));
   return sources;
 }
