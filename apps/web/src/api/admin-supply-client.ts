@@ -1,4 +1,9 @@
 import type {
+  CatalogResponse,
+  ImportCatalogRequest,
+  ImportCatalogResponse,
+} from '@bytegate/contracts/admin-catalog';
+import type {
   ChangeSourceRequest,
   SourceDaysResponse,
   SourceResponse,
@@ -17,6 +22,12 @@ export const adminSupplyApi = defineApiSection((request) => ({
     request<SourceDaysResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/days?days=${days}`),
   change: (sourceId: string, body: ChangeSourceRequest) =>
     request<SourceResponse>('PATCH', `/admin/sources/${encodeURIComponent(sourceId)}`, { body }),
+  catalog: (sourceId: string) =>
+    request<CatalogResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/catalog`),
+  importCatalog: (sourceId: string, body: ImportCatalogRequest) =>
+    request<ImportCatalogResponse>('POST', `/admin/sources/${encodeURIComponent(sourceId)}/catalog`, {
+      body,
+    }),
 }));
 
 /** Where the range's CSV downloads from (the session cookie goes along). */
