@@ -20,18 +20,12 @@ export interface CatalogPlace {
   asnName?: string | null;
 }
 
-/** Rows per INSERT: PostgreSQL takes at most 65,535 parameters a statement. */
-const INSERT_CHUNK = 1000;
-
-const placeValues = (sourceId: string, place: CatalogPlace) => ({
-  sourceId,
-  country: place.country,
-  state: place.state ?? null,
-  city: place.city ?? null,
-  zip: place.zip ?? null,
-  asn: place.asn ?? null,
-  asnName: place.asnName ?? null,
-});
+/**
+ * Places per INSERT. They go in as one JSON parameter read by `jsonb_to_recordset`: 4 to 5 times faster
+ * than rows of bound parameters (20,000 places: 4.4 s against 24 s on PostgreSQL, 18 s against 70 s on
+ * PGlite, both on a loaded 2-core machine).
+ */
+const INSERT_CHUNK = 20_000;
 
 /**
  * Lists places as the vendor's: new ones are added, those already there (learned ones too) become
@@ -43,26 +37,38 @@ export async function listCatalogPlaces(
 ): Promise<{ added: number; alreadyListed: number }> {
   let added = 0;
   for (let start = 0; start < params.places.length; start += INSERT_CHUNK) {
-    const rows = await tx
-      .insert(sourceCatalog)
-      .values(
-        params.places.slice(start, start + INSERT_CHUNK).map((place) => ({
-          ...placeValues(params.sourceId, place),
-          origin: 'imported' as const,
-          listedAt: params.at,
-        })),
+    const json = JSON.stringify(
+      params.places.slice(start, start + INSERT_CHUNK).map((place) => ({
+        country: place.country,
+        state: place.state ?? null,
+        city: place.city ?? null,
+        zip: place.zip ?? null,
+        asn: place.asn ?? null,
+        asn_name: place.asnName ?? null,
+      })),
+    );
+    // xmax is 0 on a row this statement inserted, and set on one it updated.
+    const result = await tx.execute(sql`
+      with listed as (
+        insert into ${sourceCatalog} (source_id, country, state, city, zip, asn, asn_name, origin, listed_at)
+        -- One row per location key, even where the database folds case unlike JavaScript (the parser
+        -- dedupes first): a statement may not update one row twice.
+        select distinct on (place.country, lower(place.state), lower(place.city), place.zip, place.asn)
+          ${params.sourceId}::uuid, place.country, place.state, place.city, place.zip, place.asn,
+          place.asn_name, 'imported', ${params.at.toISOString()}::timestamptz
+        from jsonb_to_recordset(${json}::jsonb)
+          as place (country text, state text, city text, zip text, asn bigint, asn_name text)
+        on conflict (source_id, location_key) do update set
+          origin = 'imported',
+          listed_at = excluded.listed_at,
+          asn_name = coalesce(excluded.asn_name, ${sourceCatalog}.asn_name)
+        returning (xmax = 0) as is_new
       )
-      .onConflictDoUpdate({
-        target: [sourceCatalog.sourceId, sourceCatalog.locationKey],
-        set: {
-          origin: 'imported',
-          listedAt: params.at,
-          asnName: sql`coalesce(excluded.asn_name, ${sourceCatalog.asnName})`,
-        },
-      })
-      // xmax is 0 on a row this statement inserted, and set on one it updated.
-      .returning({ isNew: sql<boolean>`(xmax = 0)` });
-    added += rows.filter((row) => row.isNew).length;
+      select (count(*) filter (where is_new))::int as added from listed
+    `);
+    // Both drivers (node-postgres and PGlite) answer `rows`.
+    const [row] = (result as unknown as { rows: Array<{ added: number }> }).rows;
+    added += Number(row?.added ?? 0);
   }
   return { added, alreadyListed: params.places.length - added };
 }
@@ -87,6 +93,16 @@ export async function dropUnlistedCatalogPlaces(
   await tx.update(sourceCatalog).set({ origin: 'learned' }).where(unlisted);
   return dropped.length;
 }
+
+const placeValues = (sourceId: string, place: CatalogPlace) => ({
+  sourceId,
+  country: place.country,
+  state: place.state ?? null,
+  city: place.city ?? null,
+  zip: place.zip ?? null,
+  asn: place.asn ?? null,
+  asnName: place.asnName ?? null,
+});
 
 /**
  * Counts one exit IP our traffic got at a place: a new place is added as learned, a known one counts it.
