@@ -18,7 +18,8 @@ export interface LearnedLocation {
  * it on their next refresh. Null, with nothing written, for an address that is not public or that GeoIP
  * places in no country.
  *
- * Postal codes are left out: GeoLite2's are partial in some countries ("RG12" in GB), and one place per
+ * `sourceId` is a wholesale network's (a source that does not exist is a foreign-key error). Postal codes
+ * are left out: GeoLite2's are partial in some countries ("RG12" in GB), and one place per
  * city and ASN is what routing and the option lists use.
  */
 export async function learnCatalogLocation(

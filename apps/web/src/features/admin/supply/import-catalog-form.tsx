@@ -1,3 +1,4 @@
+import { REASON_MIN_LENGTH } from '@bytegate/contracts/admin';
 import {
   CATALOG_IMPORT_MAX_BYTES,
   type CatalogFormat,
@@ -81,8 +82,8 @@ export function ImportCatalogForm({ source }: { source: AdminSource }) {
       fileInput.current?.focus();
       return;
     }
-    if (reason.trim().length < 3) {
-      setError('Give a reason of at least 3 characters: the audit log keeps it.');
+    if (reason.trim().length < REASON_MIN_LENGTH) {
+      setError(`Give a reason of at least ${REASON_MIN_LENGTH} characters: the audit log keeps it.`);
       return;
     }
     try {
