@@ -1,8 +1,8 @@
 // The console's Supply page (issue 29): two wholesale networks added with `bytegate sources add`, their
 // days written as the gateway's usage flush and health counts write them, so the figures are known to the
 // cent. An admin reads them over 7 and 30 days and downloads the CSV, changes a weight with a reason and
-// finds it saved after a reload and in the audit log, and clears an alarm; support reads the same page
-// with no way to change it. axe checks the page and its dialogs at 1280 and 375 px. On PostgreSQL, as the
+// finds it saved after a reload and in the audit log, clears an alarm, and imports a network's catalog;
+// support reads the same page with no way to change it. axe checks the page and its dialogs at 1280 and 375 px. On PostgreSQL, as the
 // other console journeys (staff are granted with `bytegate staff grant`).
 import { createDb, type DbHandle } from '@bytegate/db';
 import { addSourceHealth, addSourceUsage, getSourceByName, raiseSourceAlarm } from '@bytegate/db/queries';
@@ -156,7 +156,7 @@ describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
       expect.stringMatching(
         /^Alarm: The network says our account's traffic or credit is used up \(402\) 2 hours ago Clear alarm$/,
       ),
-      'Days Change',
+      'Days Catalog Change',
     ]);
     expect((await cellsOf('Webshare DC')).slice(2, 9)).toEqual([
       '$0.50',
@@ -285,6 +285,73 @@ describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
     await saveScreenshot(page, 'admin-supply-audit');
   });
 
+  it("lets an admin import a network's catalog, line by line when refused, and support read it", async () => {
+    await navigateInApp(page, '/admin/supply');
+    await settled(page);
+    await row('Oxylabs residential').getByRole('button', { name: 'Catalog of Oxylabs residential' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Catalog of Oxylabs residential' });
+    await dialog.getByText('No places yet').waitFor();
+    const file = dialog.getByLabel('File');
+    const reason = dialog.getByLabel('Reason');
+    const send = dialog.getByRole('button', { name: 'Import places' });
+    await file.setInputFiles({
+      name: 'oxylabs-cities.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('country,state,city\nUS,TX,Dallas\nUK,,London\nUS,,Austin\n'),
+    });
+    await reason.fill('Oxylabs list of December');
+    await send.click();
+    await dialog.getByText('Nothing was imported: 1 line has a problem').waitFor();
+    await dialog
+      .getByRole('list', { name: 'Problems by line' })
+      .getByText('country "UK" is not a country (an ISO 3166 code such as US, or its English name)')
+      .waitFor();
+    await saveScreenshot(page, 'admin-supply-catalog-refused');
+
+    await file.setInputFiles({
+      name: 'oxylabs-cities.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ US: { Texas: ['Dallas', 'Houston'] }, DE: ['Berlin'], FR: [] })),
+    });
+    await reason.fill('Oxylabs list of December');
+    await send.click();
+    await dialog
+      .getByText('Read 4 lines: 4 new places, 0 already there. The catalog lists 4 places in 3 countries.')
+      .waitFor();
+    const countries = dialog.getByRole('table', { name: 'Countries of Oxylabs residential' });
+    await countries.waitFor();
+    const united = (
+      await countries.getByRole('row').filter({ hasText: 'United States' }).getByRole('cell').allInnerTexts()
+    ).map((text) => text.replace(/\s+/g, ' ').trim());
+    expect(united).toEqual([
+      'United States US',
+      '2',
+      '1',
+      '0',
+      '2 imported 0 learned',
+      '0',
+      'Dallas, Houston',
+    ]);
+    await saveScreenshot(page, 'admin-supply-catalog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Support reads the catalog, with no import.
+    await navigateInApp(supportPage, '/admin/supply');
+    await settled(supportPage);
+    await row('Oxylabs residential', supportPage)
+      .getByRole('button', { name: 'Catalog of Oxylabs residential' })
+      .click();
+    const read = supportPage.getByRole('dialog', { name: 'Catalog of Oxylabs residential' });
+    await read.getByRole('table', { name: 'Countries of Oxylabs residential' }).waitFor();
+    expect(await read.getByRole('button', { name: 'Import places' }).count()).toBe(0);
+    await supportPage.keyboard.press('Escape');
+
+    await navigateInApp(page, '/admin/audit');
+    await settled(page);
+    await page.getByRole('table', { name: 'Audit entries' }).getByText('Oxylabs list of December').waitFor();
+  });
+
   for (const width of [1280, 375]) {
     it(`has no axe violations on the Supply page and its dialogs at ${width} px`, async () => {
       await page.setViewportSize({ width, height: 900 });
@@ -321,6 +388,17 @@ describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
       await page.screenshot({ path: `${screenshotDir}/admin-supply-days-screen-${width}.png` });
       await page.keyboard.press('Escape');
       await days.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Catalog of Oxylabs residential' }).first().click();
+      const catalog = page.getByRole('dialog', { name: 'Catalog of Oxylabs residential' });
+      await catalog
+        .getByRole(width >= 768 ? 'table' : 'list', { name: 'Countries of Oxylabs residential' })
+        .waitFor();
+      await catalog.getByRole('button', { name: 'Import places' }).click();
+      await catalog.getByText('Choose the vendor’s file first.').waitFor();
+      await check('supply-catalog');
+      await page.keyboard.press('Escape');
+      await catalog.waitFor({ state: 'detached' });
 
       expect(found).toEqual({});
     });

@@ -16,6 +16,13 @@ export { sessionKey } from './routing/select-exit.ts';
 export * from './routing/username.ts';
 export * from './shared-state.ts';
 export * from './store.ts';
+export {
+  buildCatalog,
+  type CatalogCountry,
+  type CatalogPlaceRow,
+  catalogServes,
+  type SourceCatalog,
+} from './supply/catalog.ts';
 export type { GrammarAdapter, GrammarName, GrammarSpec, NetworkAccount } from './supply/grammar.ts';
 export { GRAMMAR_NAMES } from './supply/grammar.ts';
 export { grammarAdapter } from './supply/grammars/index.ts';

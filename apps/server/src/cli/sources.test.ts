@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,66 @@ describe('bytegate sources', () => {
     expect(JSON.stringify(rows)).not.toContain('S3cretPass');
     await database.close();
   }, 120_000); // several CLI processes, each opening the embedded database
+
+  it("imports a network's catalog from the vendor's file, refusing a bad one line by line, and shows it", async () => {
+    const file = (name: string, content: string) => {
+      const path = join(dataDir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+    const bad = run(
+      'catalog',
+      'import',
+      'Oxylabs residential',
+      file('bad.csv', 'country,city\nUS,Dallas\nUK,London\n'),
+      '--reason',
+      'vendor list',
+    );
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain(
+      'error: Nothing was imported: 1 line has a problem:\n  line 3: country "UK" is not a country (an ISO 3166 code such as US, or its English name)',
+    );
+    const noReason = run('catalog', 'import', 'Oxylabs residential', file('x.csv', 'cc\nUS'));
+    expect(noReason.stderr).toContain("required option '--reason <text>' not specified");
+
+    const good = run(
+      'catalog',
+      'import',
+      'Oxylabs residential',
+      file('cities.json', JSON.stringify({ US: { TX: ['Dallas', 'Houston'] }, DE: ['Berlin'] })),
+      '--replace',
+      '--reason',
+      'vendor list',
+    );
+    expect(good.stderr).toBe('');
+    expect(good.stdout).toContain(
+      'Imported 3 lines into the catalog of Oxylabs residential: 3 new places, 0 already there, 0 no longer listed dropped. It lists 3 places in 2 countries.',
+    );
+    const shown = run('catalog', 'show', 'Oxylabs residential');
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout).toContain(
+      'Oxylabs residential: 3 places in 2 countries (3 imported, 0 learned); 0 exits seen.',
+    );
+    expect(shown.stdout).toMatch(/'US'.*'United States'.*'Dallas, Houston'/);
+    expect(run('catalog', 'show', 'Reseller X').stdout).toContain('The catalog of Reseller X is empty');
+    const own = run('catalog', 'import', 'Own mobile exits', file('own.csv', 'cc\nUS'), '--reason', 'try');
+    expect(own.stderr).toContain('is our own exits');
+
+    const database = await createDb({ dataDir });
+    const { rows } = await listAuditEntries(database.db, {
+      action: 'source.catalog.import',
+      limit: 10,
+      offset: 0,
+    });
+    expect(rows.map((row) => [row.actorEmail, row.reason, row.after])).toEqual([
+      [
+        'cli',
+        'vendor list',
+        expect.objectContaining({ entries: 3, added: 3, replace: true, format: 'json' }),
+      ],
+    ]);
+    await database.close();
+  }, 180_000); // eight CLI processes
 
   it('names the problem with a bad pool, an unknown source or nothing to change', () => {
     const badPool = run(

@@ -5,6 +5,7 @@ import { maskEndpointUrl } from '../services/supply/source-input.ts';
 import { addSource, changeSource, listSourcesWithFigures } from '../services/supply/sources.ts';
 import type { CliContext } from './context.ts';
 import { addReconcileCommands } from './sources-reconcile.ts';
+import { catalogCommand } from './sources-catalog.ts';
 
 const GB = 1024 ** 3;
 
@@ -122,5 +123,7 @@ export function sourcesCommand(cli: CliContext): Command {
       cli.console.log(`Source ${row.name} is off.`);
     });
   addReconcileCommands(sources, cli);
+
+  sources.addCommand(catalogCommand(cli));
   return sources;
 }

@@ -13,7 +13,6 @@ import {
   listExitsChangedSince,
   listPlansForGateway,
   listProxyUsersForGateway,
-  listSources,
   raiseSourceAlarm,
 } from '@bytegate/db/queries';
 import {
@@ -256,7 +255,7 @@ export class DbGatewayStore implements GatewayStore {
       ...planAllowlistEntries(await listAllowlist(this.db), this.plansById),
       ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
     ]);
-    this.sources.replace(await listSources(this.db));
+    await this.sources.refresh(this.db);
     await this.readExits();
   }
 

@@ -1,4 +1,5 @@
-import type { SourceRow } from '@bytegate/db/queries';
+import type { Executor } from '@bytegate/db';
+import { listSources, type SourceRow } from '@bytegate/db/queries';
 import {
   type GrammarSpec,
   grammarAdapter,
@@ -6,7 +7,9 @@ import {
   type PoolType,
   parseUpstreamUrl,
   type Source,
+  type SourceCatalog,
 } from '@bytegate/gateway';
+import { CatalogCache } from './gateway-catalogs.ts';
 
 /** A source's grammar as stored: a vendor's name, or the template with its spelling. */
 export function grammarSpecOf(
@@ -25,7 +28,7 @@ export function grammarSpecOf(
  * A source row as the engine routes through it; null for a network whose URL or grammar it cannot read
  * (validated on the way in: a row edited by hand into nonsense is left out, not fatal).
  */
-export function toGatewaySource(row: SourceRow): Source | null {
+export function toGatewaySource(row: SourceRow, catalog?: SourceCatalog): Source | null {
   const base = {
     id: row.id,
     name: row.name,
@@ -49,6 +52,7 @@ export function toGatewaySource(row: SourceRow): Source | null {
       endpoint,
       account: { username: username ?? '', password: password ?? '' },
       adapter: grammarAdapter(grammarSpecOf(row)),
+      ...(catalog && catalog.size > 0 ? { catalog } : {}),
     };
   } catch {
     return null;
@@ -57,24 +61,33 @@ export function toGatewaySource(row: SourceRow): Source | null {
 
 /**
  * The sources as the gateway routes by them: a handful of rows, read whole each refresh; a row that did
- * not change keeps the source built from it (its adapter, and the template it parsed).
+ * not change keeps the source built from it (its adapter, and the template it parsed). A network's
+ * catalog is read again only when its version moved (gateway-catalogs.ts).
  */
 export class SourceCache {
   private byPool = new Map<PoolType, Source[]>();
-  private rows = new Map<string, { updatedAt: number; source: Source | null }>();
+  private rows = new Map<string, { stamp: string; source: Source | null }>();
+  readonly catalogs = new CatalogCache();
 
   ofPool(poolType: PoolType): readonly Source[] {
     return this.byPool.get(poolType) ?? [];
   }
 
+  /** Reads the sources, and the catalogs that changed. */
+  async refresh(db: Executor): Promise<void> {
+    const rows = await listSources(db);
+    await this.catalogs.refresh(db, rows);
+    this.replace(rows);
+  }
+
   replace(rows: readonly SourceRow[]): void {
-    const known = new Map<string, { updatedAt: number; source: Source | null }>();
+    const known = new Map<string, { stamp: string; source: Source | null }>();
     const byPool = new Map<PoolType, Source[]>();
     for (const row of rows) {
-      const updatedAt = row.updatedAt.getTime();
+      const stamp = `${row.updatedAt.getTime()}|${this.catalogs.versionOf(row.id) ?? ''}`;
       const before = this.rows.get(row.id);
-      const source = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
-      known.set(row.id, { updatedAt, source });
+      const source = before?.stamp === stamp ? before.source : toGatewaySource(row, this.catalogs.of(row.id));
+      known.set(row.id, { stamp, source });
       if (source) {
         const list = byPool.get(source.poolType) ?? [];
         list.push(source);

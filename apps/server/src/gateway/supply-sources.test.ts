@@ -4,6 +4,8 @@ import { testDatabaseKinds } from '@bytegate/db/testing';
 import { type FakeNetwork, startFakeNetwork } from '@bytegate/gateway/testing/fake-networks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
+import { importCatalog } from '../services/supply/import-catalog.ts';
+import { learnCatalogLocation } from '../services/supply/learn-catalog-location.ts';
 import { addSource, changeSource } from '../services/supply/sources.ts';
 import { buyDatacenterPlan, type GatewayFixture, startGatewayFixture } from '../testing/gateway-fixture.ts';
 import { queryRows } from '../testing/test-server.ts';
@@ -141,6 +143,63 @@ describe.each(testDatabaseKinds())('sources of supply over the database on %s', 
     expect(after.carried).toBeGreaterThan(atFirstCost.carried);
     // The bytes before the change keep $1.20; only the ones flushed after it are at $0.80.
     expect(after.cost).toBe(atFirstCost.carried * 120n + (after.carried - atFirstCost.carried) * 80n);
+  });
+
+  it("routes by the network's imported catalog once its version moves, and reads it again only then", async () => {
+    const ctx = { db: fixture.server.database.db, config: fixture.server.config };
+    const plan = await buyDatacenterPlan(fixture.server);
+    const { store } = fixture.gateway;
+    const network = () => store.listSources('datacenter').find((source) => source.name === 'Oxylabs US');
+    // No catalog yet: the network is tried for Dallas, and its exit there answers.
+    expect((await curlThrough(`${plan.login}__cr.us;city.dallas`, plan.password)).body).toBe(
+      'from 127.0.0.51',
+    );
+    await importCatalog(ctx, {
+      source: 'Oxylabs US',
+      content: 'country,city\nUS,Austin',
+      format: 'csv',
+      replace: false,
+      reason: 'vendor list',
+      actor: CLI_ACTOR,
+    });
+    await store.refresh();
+    // The catalog lists Austin only: Dallas has no source left (own exits are off), Austin goes through.
+    // (A forward request, not a tunnel: curl prints the refusal's body then.)
+    const { stdout: dallas } = await run('curl', [
+      '-s',
+      '-w',
+      '\n%{http_code}',
+      '-x',
+      `http://${plan.login}__cr.us;city.dallas:${plan.password}@127.0.0.1:${fixture.gateway.httpPort}`,
+      `${fixture.originUrl}/`,
+    ]);
+    expect(dallas).toMatch(/NO_RAY[\s\S]*\n400$/);
+    expect(await curlThrough(`${plan.login}__cr.us;city.austin`, plan.password)).toMatchObject({
+      status: 200,
+      body: 'from 127.0.0.52',
+    });
+    // Refreshes that find the version where it was keep the source and its catalog as they are; a new
+    // place moves the version and the catalog is read again; an exit at a known place moves nothing.
+    const loaded = network();
+    const sourceId = loaded?.id ?? '';
+    await store.refresh();
+    expect(network()).toBe(loaded);
+    expect((await learnCatalogLocation(ctx.db, sourceId, '139.130.4.5'))?.isNewPlace).toBe(true);
+    // A catalog read again is read beside the refresh: a refresh or two later, the source has it.
+    await expect
+      .poll(async () => {
+        await store.refresh();
+        return network() !== loaded;
+      })
+      .toBe(true);
+    const relearned = network();
+    expect(relearned?.kind === 'network' && [...(relearned.catalog?.keys() ?? [])].sort()).toEqual([
+      'AU',
+      'US',
+    ]);
+    expect((await learnCatalogLocation(ctx.db, sourceId, '139.130.4.5'))?.isNewPlace).toBe(false);
+    await store.refresh();
+    expect(network()).toBe(relearned);
   });
 
   it('refuses a network without a grammar it knows, a template that does not parse, and a second own-exits source', async () => {

@@ -332,6 +332,8 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
       'POST /api/admin/customers/{userId}/balance',
       'POST /api/admin/plans/{planId}/threads',
       'GET /api/admin/audit',
+      'GET /api/admin/sources/{sourceId}/catalog',
+      'POST /api/admin/sources/{sourceId}/catalog',
     ]) {
       expect(routes, route).toContain(route);
     }

@@ -1,4 +1,9 @@
 import type {
+  CatalogResponse,
+  ImportCatalogRequest,
+  ImportCatalogResponse,
+} from '@bytegate/contracts/admin-catalog';
+import type {
   ChangeSourceRequest,
   SourceDaysResponse,
   SourceResponse,
@@ -34,6 +39,12 @@ export const adminSupplyApi = defineApiSection((request) => ({
       `/admin/sources/${encodeURIComponent(sourceId)}/reconciliation`,
       { body },
     ),
+  catalog: (sourceId: string) =>
+    request<CatalogResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/catalog`),
+  importCatalog: (sourceId: string, body: ImportCatalogRequest) =>
+    request<ImportCatalogResponse>('POST', `/admin/sources/${encodeURIComponent(sourceId)}/catalog`, {
+      body,
+    }),
 }));
 
 /** Where the range's CSV downloads from (the session cookie goes along). */

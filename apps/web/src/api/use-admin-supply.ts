@@ -1,3 +1,4 @@
+import type { ImportCatalogRequest } from '@bytegate/contracts/admin-catalog';
 import type { ChangeSourceRequest, SupplyRange } from '@bytegate/contracts/admin-supply';
 import type { ImportVendorUsageRequest } from '@bytegate/contracts/admin-supply-reconciliation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ export const supplyKeys = {
   days: (sourceId: string, days: SupplyRange) => ['admin', 'supply', 'days', sourceId, days] as const,
   reconciliation: (sourceId: string, days: SupplyRange) =>
     ['admin', 'supply', 'reconciliation', sourceId, days] as const,
+  catalog: (sourceId: string) => ['admin', 'supply', 'catalog', sourceId] as const,
 };
 
 const SUPPLY_REFRESH_MS = 30_000;
@@ -69,6 +71,28 @@ export function useImportVendorUsage() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: supplyKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.admin.allAudit }),
+      ]),
+  });
+}
+
+/** A network's catalog of places, country by country. */
+export function useSourceCatalog(sourceId: string) {
+  return useQuery({
+    queryKey: supplyKeys.catalog(sourceId),
+    queryFn: () => adminSupplyApi.catalog(sourceId),
+  });
+}
+
+/** An admin's import of a network's list of places, after which its catalog and the audit log are read again. */
+export function useImportCatalog() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sourceId, ...body }: ImportCatalogRequest & { sourceId: string }) =>
+      adminSupplyApi.importCatalog(sourceId, body),
+    onSuccess: (_answer, { sourceId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: supplyKeys.catalog(sourceId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.admin.allAudit }),
       ]),
   });

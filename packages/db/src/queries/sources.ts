@@ -26,8 +26,13 @@ export async function listSources(db: Executor): Promise<SourceRow[]> {
   return db.select().from(supplySources).orderBy(asc(supplySources.poolType), asc(supplySources.name));
 }
 
-export async function getSource(db: Executor, params: { id: string }): Promise<SourceRow | undefined> {
-  const [row] = await db.select().from(supplySources).where(eq(supplySources.id, params.id));
+/** A source by its id; `isLocked` holds its row until the transaction ends. */
+export async function getSource(
+  db: Executor,
+  params: { id: string; isLocked?: boolean },
+): Promise<SourceRow | undefined> {
+  const query = db.select().from(supplySources).where(eq(supplySources.id, params.id));
+  const [row] = params.isLocked ? await query.for('update') : await query;
   return row;
 }
 

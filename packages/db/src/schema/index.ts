@@ -7,6 +7,7 @@ export * from './inventory.ts';
 export * from './notifications.ts';
 export * from './plans.ts';
 export * from './proxy-users.ts';
+export * from './source-catalog.ts';
 export * from './supply.ts';
 export * from './support.ts';
 export * from './traffic.ts';

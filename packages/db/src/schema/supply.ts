@@ -48,6 +48,11 @@ export const supplySources = pgTable(
      */
     alarm: text(),
     alarmAt: timestamp({ withTimezone: true }),
+    /**
+     * Moves whenever the source's catalog gains or loses a place (source-catalog.ts): the gateway reads a
+     * catalog again only then, not every second.
+     */
+    catalogVersion: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

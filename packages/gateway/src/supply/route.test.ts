@@ -1,9 +1,18 @@
 import type { Targeting } from '@bytegate/contracts/targeting';
 import { describe, expect, it } from 'vitest';
+import { buildCatalog, catalogServes } from './catalog.ts';
 import type { GrammarAdapter } from './grammar.ts';
 import { networkBinding, networkExit, networkSourceIdOf, orderSources, readNetworkBinding } from './route.ts';
 import type { ExitsSource, NetworkSource, Source } from './source.ts';
 import { SourceHealth } from './source-health.ts';
+
+/** An adapter that spells everything (the catalog tests route by the catalog alone). */
+const everything: GrammarAdapter = {
+  name: 'template',
+  cannotExpress: () => null,
+  credentials: (account) => account,
+  classify: () => 'failed',
+};
 
 /** An adapter that spells only countries, as a plain function of the targeting (enough for routing). */
 const countriesOnly: GrammarAdapter = {
@@ -117,6 +126,77 @@ describe('orderSources', () => {
       () => 0.5,
     );
     expect(tied.map((s) => s.id)).toEqual(['y', 'x']);
+  });
+});
+
+describe('catalogs in the routing', () => {
+  const place = (
+    country: string,
+    fields: { state?: string; city?: string; zip?: string; asn?: number } = {},
+  ) => ({
+    country,
+    state: fields.state ?? null,
+    city: fields.city ?? null,
+    zip: fields.zip ?? null,
+    asn: fields.asn ?? null,
+  });
+  const catalog = buildCatalog([
+    place('US', { state: 'New York', city: 'New York', zip: '10001', asn: 7922 }),
+    place('US', { state: 'Texas', city: 'Dallas', asn: 7018 }),
+    // Germany is listed without its cities: any city there is tried.
+    place('DE'),
+  ]);
+
+  it('lets a network through only for the places its catalog lists, an empty catalog for any', () => {
+    const cases: Array<[Targeting, boolean]> = [
+      [{}, true],
+      [{ countries: ['US'] }, true],
+      [{ countries: ['FR'] }, false],
+      [{ countries: ['FR', 'DE'] }, true],
+      [{ countries: ['US'], cities: ['dallas'] }, true],
+      [{ countries: ['US'], cities: ['houston'] }, false],
+      [{ countries: ['US'], cities: ['houston', 'new york'] }, true],
+      [{ countries: ['US'], states: ['texas'] }, true],
+      [{ countries: ['US'], states: ['ohio'] }, false],
+      [{ countries: ['US'], zips: ['10001'] }, true],
+      [{ countries: ['US'], zips: ['90210'] }, false],
+      [{ countries: ['US'], asns: [7018] }, true],
+      [{ countries: ['US'], asns: [3320] }, false],
+      [{ countries: ['DE'], cities: ['munich'] }, true],
+      [{ excludeCountries: ['US'] }, true],
+      [{ excludeCountries: ['US', 'DE'] }, false],
+    ];
+    for (const [targeting, serves] of cases) {
+      expect({ targeting, serves: catalogServes(catalog, targeting) }).toEqual({ targeting, serves });
+      expect(catalogServes(new Map(), targeting)).toBe(true);
+      expect(catalogServes(undefined, targeting)).toBe(true);
+    }
+    // Names compare case-blind, as targeting names them (lower-case).
+    expect(
+      buildCatalog([place('US', { city: 'New York' })])
+        .get('US')
+        ?.cities.has('new york'),
+    ).toBe(true);
+  });
+
+  it('sends a city-targeted connection only to the networks whose catalog lists the city, or that have none', () => {
+    const health = new SourceHealth();
+    const sources = [
+      network('dallas', { adapter: everything, catalog: buildCatalog([place('US', { city: 'Dallas' })]) }),
+      network('new-york', {
+        adapter: everything,
+        catalog: buildCatalog([place('US', { city: 'New York' })]),
+      }),
+      network('unknown', { adapter: everything }),
+    ];
+    const ids = (targeting: Targeting) =>
+      orderSources(sources, targeting, health, 'weight')
+        .map((source) => source.id)
+        .sort();
+    expect(ids({ countries: ['US'], cities: ['dallas'] })).toEqual(['dallas', 'unknown']);
+    expect(ids({ countries: ['US'], cities: ['new york'] })).toEqual(['new-york', 'unknown']);
+    expect(ids({ countries: ['US'] })).toEqual(['dallas', 'new-york', 'unknown']);
+    expect(ids({ countries: ['JP'] })).toEqual(['unknown']);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { Exit } from '../store.ts';
+import { catalogServes } from './catalog.ts';
 import type { VendorSession } from './grammar.ts';
 import type { NetworkSource, Source, SupplyPreference } from './source.ts';
 import type { SourceHealth } from './source-health.ts';
@@ -14,7 +15,8 @@ export function healthCountry(targeting: Targeting): string {
 
 /**
  * The sources that may carry a connection, in the order they are tried: those switched on, with a
- * weight, and able to spell its targeting (our own exits: the pick itself says whether one matches).
+ * weight, able to spell its targeting, and (networks) whose catalog lists its place or is empty (our own
+ * exits: the pick itself says whether one matches).
  * By weight times health: a weighted random order (Efraimidis-Spirakis), so shares follow weights and a
  * failing source fades; cost breaks ties. With the cost preference, the cheapest first.
  */
@@ -31,7 +33,10 @@ export function orderSources(
     if (source.state !== 'active' || source.weight <= 0) {
       continue;
     }
-    if (source.kind === 'network' && source.adapter.cannotExpress(targeting) !== null) {
+    if (
+      source.kind === 'network' &&
+      (source.adapter.cannotExpress(targeting) !== null || !catalogServes(source.catalog, targeting))
+    ) {
       continue;
     }
     const weight = source.weight * health.score(source.id, country);

@@ -1,5 +1,6 @@
 import type { PoolType } from '../store.ts';
 import type { UpstreamProxy } from '../tunnel/upstream.ts';
+import type { SourceCatalog } from './catalog.ts';
 import type { GrammarAdapter, NetworkAccount } from './grammar.ts';
 
 /** active: takes new connections; draining: keeps its sticky sessions, takes no new ones; off: nothing. */
@@ -31,6 +32,11 @@ export interface NetworkSource extends SourceBase {
   endpoint: Omit<UpstreamProxy, 'username' | 'password'>;
   account: NetworkAccount;
   adapter: GrammarAdapter;
+  /**
+   * The places it serves (imported from the vendor's list, learned from its exits): a connection for a
+   * place a non-empty catalog does not list never goes there. Absent or empty: unknown, tried for any.
+   */
+  catalog?: SourceCatalog;
 }
 
 export type Source = ExitsSource | NetworkSource;

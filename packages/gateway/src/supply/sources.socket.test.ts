@@ -6,6 +6,7 @@ import { type Exit, InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 import { type FakeNetwork, startFakeNetwork } from '../testing/fake-networks.ts';
 import { curl } from '../testing/sockets.ts';
 import { parseUpstreamUrl } from '../tunnel/upstream.ts';
+import { buildCatalog } from './catalog.ts';
 import type { GrammarSpec } from './grammar.ts';
 import { grammarAdapter } from './grammars/index.ts';
 import type { ExitsSource, NetworkSource } from './source.ts';
@@ -209,6 +210,42 @@ describe('a wholesale network as a source', () => {
     // Country targeting goes to the template's network (the cheaper), spelled by the template.
     expect(await get(`${plan.login}__cr.de`)).toEqual({ body: '127.0.0.44', status: 200 });
     expect(oxylabs.seen.map((seen) => seen.username)).toEqual(['customer-fakeuser-cc-DE']);
+  });
+});
+
+describe("a network's catalog", () => {
+  it('sends a city-targeted connection to the network whose catalog lists the city, and none where no catalog lists the country', async () => {
+    const city = (name: string) => ({ country: 'US', state: null, city: name, zip: null, asn: null });
+    // Without catalogs the cheaper Oxylabs would take every connection (the cost preference).
+    only(
+      networkSource(
+        'oxylabs',
+        oxylabs,
+        { grammar: 'oxylabs' },
+        { costPerGbCents: 50, catalog: buildCatalog([city('New York')]) },
+      ),
+      networkSource(
+        'decodo',
+        decodo,
+        { grammar: 'decodo' },
+        { costPerGbCents: 200, catalog: buildCatalog([city('Dallas')]) },
+      ),
+    );
+    for (let i = 0; i < 3; i++) {
+      expect(await get(`${plan.login}__cr.us;city.dallas`)).toEqual({ body: '127.0.0.41', status: 200 });
+    }
+    expect(oxylabs.seen).toEqual([]);
+    expect(decodo.seen.map((seen) => seen.username)).toEqual(
+      Array(3).fill('user-spfake01-country-us-city-dallas'),
+    );
+    expect(await get(`${plan.login}__cr.us;city.new_york`)).toEqual({ body: '127.0.0.42', status: 200 });
+    expect(oxylabs.seen.map((seen) => seen.username)).toEqual(['customer-fakeuser-cc-US-city-new_york']);
+    // Both fake networks have German exits, but neither catalog lists Germany: no dial goes out.
+    const { body, status } = await get(`${plan.login}__cr.de`);
+    expect(status).toBe(400);
+    expect(body).toContain('NO_RAY');
+    expect(oxylabs.seen).toHaveLength(1);
+    expect(decodo.seen).toHaveLength(3);
   });
 });
 

@@ -1,3 +1,4 @@
+import { countryName } from '@bytegate/contracts/countries';
 import type { GeoOption, ProxySettings, ProxySettingsField } from '@bytegate/contracts/proxy-settings';
 import { splitList } from '@bytegate/contracts/proxy-settings';
 import { parseAsn, toPlaceName } from '@bytegate/contracts/targeting';
@@ -5,24 +6,26 @@ import type { Executor } from '@bytegate/db';
 import {
   type GeoFilter,
   listAsnsWithExits,
+  listCatalogAsns,
+  listCatalogCities,
+  listCatalogCountries,
+  listCatalogStates,
+  listCatalogZipcodes,
   listCitiesWithExits,
   listCountriesWithExits,
   listStatesWithExits,
   listZipcodesWithExits,
 } from '@bytegate/db/queries';
+import { type CatalogDimension, catalogSourcesOf } from './catalog-sources.ts';
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+// Each list is the union of what the pool's own exits offer and what the catalogs of its wholesale
+// networks list (those taking connections, and only where their grammar can spell the field), each
+// value once.
+
 const byName = (a: GeoOption, b: GeoOption) =>
   a.name.localeCompare(b.name, 'en') || a.code.localeCompare(b.code);
 
-/** A country's English name ('DE' is Germany); the code itself when the runtime does not know it. */
-export function countryName(code: string): string {
-  try {
-    return regionNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+export { countryName };
 
 /**
  * The option request's fields as the inventory stores them: codes upper-case, names lower-case, ASNs
@@ -43,10 +46,19 @@ export function geoFilter(poolType: GeoFilter['poolType'], body: Record<string, 
   };
 }
 
-/** Countries with at least one active exit in the pool, by name. */
+/** Countries with at least one active exit in the pool, or listed by one of its networks, by name. */
 export async function countryOptions(db: Executor, filter: GeoFilter): Promise<GeoOption[]> {
-  const codes = await listCountriesWithExits(db, { poolType: filter.poolType });
-  return codes.map((code) => ({ code, name: countryName(code) })).sort(byName);
+  const networks = await catalogSourcesOf(db, filter.poolType);
+  const [own, listed] = await Promise.all([
+    listCountriesWithExits(db, { poolType: filter.poolType }),
+    listCatalogCountries(db, { sourceIds: networks.ids }),
+  ]);
+  return [...new Set([...own, ...listed])].map((code) => ({ code, name: countryName(code) })).sort(byName);
+}
+
+/** The networks whose catalogs may add to a list of the chosen countries. */
+async function listingSources(db: Executor, filter: GeoFilter, field: CatalogDimension) {
+  return (await catalogSourcesOf(db, filter.poolType)).spelling(field, filter.countries ?? []);
 }
 
 /** States of the chosen countries (none until a country is chosen), narrowed by the other fields. */
@@ -54,7 +66,11 @@ export async function stateOptions(db: Executor, filter: GeoFilter): Promise<Geo
   if (!filter.countries?.length) {
     return [];
   }
-  const rows = await listStatesWithExits(db, filter);
+  const sourceIds = await listingSources(db, filter, 'states');
+  const rows = [
+    ...(await listStatesWithExits(db, filter)),
+    ...(await listCatalogStates(db, { sourceIds, filter })),
+  ];
   return uniqueByCode(rows.map((row) => ({ code: (row.state ?? '').toLowerCase(), name: row.state ?? '' })));
 }
 
@@ -62,7 +78,11 @@ export async function cityOptions(db: Executor, filter: GeoFilter): Promise<GeoO
   if (!filter.countries?.length) {
     return [];
   }
-  const rows = await listCitiesWithExits(db, filter);
+  const sourceIds = await listingSources(db, filter, 'cities');
+  const rows = [
+    ...(await listCitiesWithExits(db, filter)),
+    ...(await listCatalogCities(db, { sourceIds, filter })),
+  ];
   return uniqueByCode(rows.map((row) => ({ code: (row.city ?? '').toLowerCase(), name: row.city ?? '' })));
 }
 
@@ -70,7 +90,11 @@ export async function asnOptions(db: Executor, filter: GeoFilter): Promise<GeoOp
   if (!filter.countries?.length) {
     return [];
   }
-  const rows = await listAsnsWithExits(db, filter);
+  const sourceIds = await listingSources(db, filter, 'asns');
+  const rows = [
+    ...(await listAsnsWithExits(db, filter)),
+    ...(await listCatalogAsns(db, { sourceIds, filter })),
+  ];
   return uniqueByCode(rows.map((row) => ({ code: String(row.asn), name: row.asnName ?? `AS${row.asn}` })));
 }
 
@@ -78,7 +102,11 @@ export async function zipcodeOptions(db: Executor, filter: GeoFilter): Promise<G
   if (!filter.countries?.length) {
     return [];
   }
-  const rows = await listZipcodesWithExits(db, filter);
+  const sourceIds = await listingSources(db, filter, 'zipcodes');
+  const rows = [
+    ...(await listZipcodesWithExits(db, filter)),
+    ...(await listCatalogZipcodes(db, { sourceIds, filter })),
+  ];
   return uniqueByCode(
     rows.map((row) => ({
       code: (row.zip ?? '').toUpperCase(),
@@ -109,7 +137,7 @@ export async function findUnknownTargeting(
   poolName: string,
 ): Promise<{ field: ProxySettingsField; message: string } | null> {
   if (settings.countries.length > 0) {
-    const offered = new Set(await listCountriesWithExits(db, { poolType }));
+    const offered = new Set((await countryOptions(db, { poolType })).map((option) => option.code));
     const missing = settings.countries.filter((code) => !offered.has(code));
     if (missing.length > 0) {
       return {

@@ -1,3 +1,4 @@
+import { US_STATE_CODES } from '@bytegate/contracts/countries';
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { GrammarAdapter } from '../grammar.ts';
 import {
@@ -21,61 +22,6 @@ import {
  * `-zip-37501`, `-asn-56386` and `-session-<alphanumerics>` (anything else in a session id is an error).
  * There is no session-length parameter: a session lasts while it is used.
  */
-
-/** Two-letter codes of the US states (Bright Data's state parameter takes the code, not the name). */
-const US_STATE_CODES: Readonly<Record<string, string>> = {
-  alabama: 'al',
-  alaska: 'ak',
-  arizona: 'az',
-  arkansas: 'ar',
-  california: 'ca',
-  colorado: 'co',
-  connecticut: 'ct',
-  delaware: 'de',
-  'district of columbia': 'dc',
-  florida: 'fl',
-  georgia: 'ga',
-  hawaii: 'hi',
-  idaho: 'id',
-  illinois: 'il',
-  indiana: 'in',
-  iowa: 'ia',
-  kansas: 'ks',
-  kentucky: 'ky',
-  louisiana: 'la',
-  maine: 'me',
-  maryland: 'md',
-  massachusetts: 'ma',
-  michigan: 'mi',
-  minnesota: 'mn',
-  mississippi: 'ms',
-  missouri: 'mo',
-  montana: 'mt',
-  nebraska: 'ne',
-  nevada: 'nv',
-  'new hampshire': 'nh',
-  'new jersey': 'nj',
-  'new mexico': 'nm',
-  'new york': 'ny',
-  'north carolina': 'nc',
-  'north dakota': 'nd',
-  ohio: 'oh',
-  oklahoma: 'ok',
-  oregon: 'or',
-  pennsylvania: 'pa',
-  'rhode island': 'ri',
-  'south carolina': 'sc',
-  'south dakota': 'sd',
-  tennessee: 'tn',
-  texas: 'tx',
-  utah: 'ut',
-  vermont: 'vt',
-  virginia: 'va',
-  washington: 'wa',
-  'west virginia': 'wv',
-  wisconsin: 'wi',
-  wyoming: 'wy',
-};
 
 const KNOWN_CODES = new Set(Object.values(US_STATE_CODES));
 

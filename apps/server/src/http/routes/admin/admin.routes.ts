@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { PaymentProviders } from '../../../payments/providers.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { catalogRoutes } from './catalog.routes.ts';
 import { credentialsRoutes } from './credentials.routes.ts';
 import { customerUsageRoutes } from './customer-usage.routes.ts';
 import { customersRoutes } from './customers.routes.ts';
@@ -36,5 +37,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext; payments:
   await app.register(exitsRoutes, { ctx });
   await app.register(sourcesRoutes, { ctx });
   await app.register(sourceReconciliationRoutes, { ctx });
+  await app.register(catalogRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
 };

@@ -12,6 +12,7 @@ import { cn } from '../../../lib/cn.ts';
 import { formatMs, formatSuccessRate, successTone } from '../exits/exit-status.tsx';
 import { formatAgo, formatGb, formatInteger } from '../format.ts';
 import { ChangeSourceDialog, ClearAlarmDialog } from './source-actions.tsx';
+import { SourceCatalogDialog } from './source-catalog-dialog.tsx';
 import { SourceDaysDialog } from './source-days-dialog.tsx';
 import {
   alarmSentence,
@@ -69,7 +70,10 @@ function Success({ source }: { source: AdminSourceWithTotals }) {
   );
 }
 
-/** A row's actions: its days (anyone), and the change (admins); stacked, so the table fits 1280 px. */
+/**
+ * A row's actions: its days and a network's catalog (anyone; admins import into it), and the change
+ * (admins); stacked, so the table fits 1280 px.
+ */
 function Actions({
   source,
   days,
@@ -82,6 +86,7 @@ function Actions({
   return (
     <div className="flex flex-col items-stretch gap-1">
       <SourceDaysDialog source={source} days={days} />
+      {source.kind === 'network' ? <SourceCatalogDialog source={source} canChange={canChange} /> : null}
       {canChange ? <ChangeSourceDialog source={source} /> : null}
     </div>
   );
@@ -187,8 +192,11 @@ export function SourcesTable({ sources, days, canChange }: SourcesTableProps) {
               <Figure label="Connect">{formatMs(source.totals.meanConnectMs)}</Figure>
             </dl>
             {source.alarm ? <Alarm source={source} canChange={canChange} /> : null}
-            <div className="flex items-center gap-2">
+            <div className="flex flex-wrap items-center gap-2">
               <SourceDaysDialog source={source} days={days} />
+              {source.kind === 'network' ? (
+                <SourceCatalogDialog source={source} canChange={canChange} />
+              ) : null}
               {canChange ? <ChangeSourceDialog source={source} /> : null}
             </div>
           </li>
