@@ -4,8 +4,8 @@ import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { maskEndpointUrl } from '../services/supply/source-input.ts';
 import { addSource, changeSource, listSourcesWithFigures } from '../services/supply/sources.ts';
 import type { CliContext } from './context.ts';
-import { addReconcileCommands } from './sources-reconcile.ts';
 import { catalogCommand } from './sources-catalog.ts';
+import { addReconcileCommands } from './sources-reconcile.ts';
 
 const GB = 1024 ** 3;
 
