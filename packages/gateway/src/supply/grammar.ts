@@ -43,6 +43,16 @@ export type VendorRefusal =
   | 'bad-request' // the vendor refused our spelling (an adapter bug): alarm, next source
   | 'failed'; // anything else (5xx, target unreachable): next source
 
+/**
+ * The alarm a refusal raises on its source for staff, in our words (never the vendor's): the refusals
+ * that say our account or our adapter needs a person. The gateway's dials and the probe job raise the same.
+ */
+export const SOURCE_ALARMS: Partial<Record<VendorRefusal, string>> = {
+  auth: 'the network refused our account credentials',
+  quota: "the network says our account's traffic or credit is used up",
+  'bad-request': 'the network refused how we spelled a connection (its grammar adapter needs a look)',
+};
+
 /** A refused dial: an HTTP CONNECT answer (header names lower-case) or a SOCKS5 one. */
 export type DialRefusal =
   | { protocol: 'http'; status: number; headers: Record<string, string> }
