@@ -13,6 +13,7 @@ import {
   listExitsChangedSince,
   listPlansForGateway,
   listProxyUsersForGateway,
+  listSourceProbes,
   listSources,
   raiseSourceAlarm,
 } from '@bytegate/db/queries';
@@ -256,7 +257,8 @@ export class DbGatewayStore implements GatewayStore {
       ...planAllowlistEntries(await listAllowlist(this.db), this.plansById),
       ...this.proxyUsers.allowlistEntries((planId) => this.plansById.get(planId)?.isActive ?? false),
     ]);
-    this.sources.replace(await listSources(this.db));
+    const [sourceRows, probes] = await Promise.all([listSources(this.db), listSourceProbes(this.db)]);
+    this.sources.replace(sourceRows, probes);
     await this.readExits();
   }
 

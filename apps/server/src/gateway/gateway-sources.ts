@@ -1,4 +1,4 @@
-import type { SourceRow } from '@bytegate/db/queries';
+import type { SourceProbeRow, SourceRow } from '@bytegate/db/queries';
 import {
   type GrammarSpec,
   grammarAdapter,
@@ -6,6 +6,7 @@ import {
   type PoolType,
   parseUpstreamUrl,
   type Source,
+  type SourceProbe,
 } from '@bytegate/gateway';
 
 /** A source's grammar as stored: a vendor's name, or the template with its spelling. */
@@ -55,9 +56,18 @@ export function toGatewaySource(row: SourceRow): Source | null {
   }
 }
 
+/** A source's last probe as the routing weighs it (source-health.ts, isHeldDownByProbes). */
+export function toSourceProbe(row: SourceProbeRow): SourceProbe {
+  return {
+    failuresInRow: row.consecutiveFailures,
+    failingSinceMs: row.failingSince?.getTime() ?? null,
+  };
+}
+
 /**
- * The sources as the gateway routes by them: a handful of rows, read whole each refresh; a row that did
- * not change keeps the source built from it (its adapter, and the template it parsed).
+ * The sources as the gateway routes by them, with their last probes: a handful of rows, read whole each
+ * refresh; a row that did not change keeps the source built from it (its adapter, and the template it
+ * parsed), with the probe read this time.
  */
 export class SourceCache {
   private byPool = new Map<PoolType, Source[]>();
@@ -67,14 +77,17 @@ export class SourceCache {
     return this.byPool.get(poolType) ?? [];
   }
 
-  replace(rows: readonly SourceRow[]): void {
+  replace(rows: readonly SourceRow[], probes: readonly SourceProbeRow[] = []): void {
     const known = new Map<string, { updatedAt: number; source: Source | null }>();
     const byPool = new Map<PoolType, Source[]>();
+    const probeOf = new Map(probes.map((probe) => [probe.sourceId, probe]));
     for (const row of rows) {
       const updatedAt = row.updatedAt.getTime();
       const before = this.rows.get(row.id);
-      const source = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
-      known.set(row.id, { updatedAt, source });
+      const built = before?.updatedAt === updatedAt ? before.source : toGatewaySource(row);
+      known.set(row.id, { updatedAt, source: built });
+      const probe = probeOf.get(row.id);
+      const source = built && probe ? { ...built, probe: toSourceProbe(probe) } : built;
       if (source) {
         const list = byPool.get(source.poolType) ?? [];
         list.push(source);
