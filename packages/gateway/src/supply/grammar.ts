@@ -1,3 +1,4 @@
+import { SOURCE_GRAMMARS } from '@bytegate/contracts/admin-supply';
 import type { Targeting } from '@bytegate/contracts/targeting';
 
 /**
@@ -6,17 +7,10 @@ import type { Targeting } from '@bytegate/contracts/targeting';
  * file per vendor; `grammarAdapter` in ./grammars/index.ts picks one for a source's spec.
  */
 
-export type GrammarName = 'brightdata' | 'oxylabs' | 'decodo' | 'iproyal' | 'webshare' | 'soax' | 'template';
+/** The vendors' grammars and the generic template (one list with the console's, in the contracts). */
+export type GrammarName = (typeof SOURCE_GRAMMARS)[number];
 
-export const GRAMMAR_NAMES: readonly GrammarName[] = [
-  'brightdata',
-  'oxylabs',
-  'decodo',
-  'iproyal',
-  'webshare',
-  'soax',
-  'template',
-];
+export const GRAMMAR_NAMES: readonly GrammarName[] = SOURCE_GRAMMARS;
 
 /** The wholesale account's own credentials, from the source's URL. */
 export interface NetworkAccount {

@@ -1,9 +1,11 @@
+import { PROBE_FAILURES_TO_HOLD_DOWN } from '@bytegate/contracts/admin-supply';
 import type { Source } from './source.ts';
 
 /** How many minutes of dials a source's health looks back over (one bucket a minute). */
 export const HEALTH_WINDOW_MINUTES = 5;
-/** Probes failed in a row after which a network goes last in the routing (source probe job). */
-export const PROBE_FAILURES_TO_HOLD_DOWN = 2;
+
+/** Probes failed in a row after which a network goes last in the routing (one rule with the console's). */
+export { PROBE_FAILURES_TO_HOLD_DOWN };
 
 /**
  * Whether the probes hold a source down: its last PROBE_FAILURES_TO_HOLD_DOWN probes (or more) failed,

@@ -398,6 +398,7 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
         costPerGbCents: 95,
         alarm: null,
         alarmAt: null,
+        lastProbe: null,
       });
       // 1.5 GB at $0.95 is 142.5 cents: 143.
       expect(byName(await list(), 'Oxylabs residential')?.totals).toMatchObject({
