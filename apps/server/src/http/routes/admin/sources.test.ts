@@ -188,6 +188,7 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
         costPerGbCents: 120,
         alarm: null,
         alarmAt: null,
+        lastProbe: null,
         totals: {
           carriedBytes: 1.5 * GB,
           billedBytes: 2.5 * GB,
