@@ -3,8 +3,8 @@ import { formatMs } from '../exits/exit-status.tsx';
 import { formatAgo } from '../format.ts';
 
 /**
- * A wholesale network's last probe (the source probe job): whether it worked and how fast, or how many
- * times in a row it failed and why, in our words; when the probes hold it down, that the routing tries it
+ * A wholesale network's last probe (the source probe job): whether it worked and how fast, and the exit
+ * IP it saw, or how many times in a row it failed and why, in our words (unless its alarm says so); when the probes hold it down, that the routing tries it
  * last. Nothing for our own exits (the exit probe checks each of them, on the Exits page).
  */
 export function SourceProbeSummary({ source }: { source: AdminSource }) {
@@ -25,9 +25,12 @@ export function SourceProbeSummary({ source }: { source: AdminSource }) {
       </p>
       <p className="text-gray-600">
         <time dateTime={probe.checkedAt}>{formatAgo(probe.checkedAt)}</time>
-        {probe.exitIp ? <span className="break-all"> · exit {probe.exitIp}</span> : null}
       </p>
-      {!probe.isOk && probe.error ? <p className="text-gray-600">{probe.error}</p> : null}
+      {probe.exitIp ? (
+        <p className="whitespace-nowrap text-gray-600 tabular-nums">exit {probe.exitIp}</p>
+      ) : null}
+      {/* The alarm beside says it already when the refusal raised one. */}
+      {!probe.isOk && probe.error && !source.alarm ? <p className="text-gray-600">{probe.error}</p> : null}
       {probe.isHeldDown ? <p className="font-medium text-amber-800">Tried last until a probe works</p> : null}
     </div>
   );

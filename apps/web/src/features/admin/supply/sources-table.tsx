@@ -124,7 +124,7 @@ export function SourcesTable({ sources, days, canChange }: SourcesTableProps) {
                     <p className="max-w-52 text-xs break-all text-gray-500">{source.url}</p>
                   ) : null}
                 </TableCell>
-                <TableCell className={cn(cell, 'max-w-40 space-y-1')}>
+                <TableCell className={cn(cell, 'max-w-44 min-w-32 space-y-1')}>
                   <SourceStateBadge state={source.state} />
                   <p className="text-xs text-gray-600 tabular-nums">weight {formatInteger(source.weight)}</p>
                   <SourceProbeSummary source={source} />
