@@ -199,7 +199,9 @@ export const SOURCE_GRAMMARS = [
   'template',
 ] as const;
 
-const loose = (max: number) => z.string().max(max, `At most ${max} characters`);
+/** A field read loosely (the server's rules come after): text of at most `max` characters, no control characters. */
+const loose = (label: string, max: number) =>
+  text(label).max(max, `${label} must be at most ${max.toLocaleString('en-US')} characters`);
 
 /**
  * `POST /api/admin/sources` (admins): a source as `bytegate sources add` takes it, with the reason the
@@ -208,22 +210,22 @@ const loose = (max: number) => z.string().max(max, `At most ${max} characters`);
  * refusal names every field it is about in `fields`. The answer shows the URL's password as `***`.
  */
 export const addSourceRequestSchema = z.object({
-  name: loose(200),
-  pool: loose(20),
+  name: loose('Name', 200),
+  pool: loose('Pool', 20),
   /** `network` (the default) or `exits` (the pool's own exits, when it has no such source yet). */
-  kind: loose(20).optional(),
-  grammar: loose(40).optional(),
+  kind: loose('Kind', 20).optional(),
+  grammar: loose('Grammar', 40).optional(),
   /** The template grammar's username, and its password (default `{password}`). */
-  template: loose(1000).optional(),
-  passwordTemplate: loose(1000).optional(),
+  template: loose('Template', 1000).optional(),
+  passwordTemplate: loose('Password template', 1000).optional(),
   /** `http://USER:PASS@HOST:PORT`, `https://...` or `socks5://...`: the endpoint with the account. */
-  url: loose(4000).optional(),
+  url: loose('URL', 4000).optional(),
   /** Dollars, such as "1.20" (default 0). */
-  costPerGb: z.union([z.number(), loose(20)]).optional(),
+  costPerGb: z.union([z.number(), loose('Cost per GB', 20)]).optional(),
   /** 0 to 1,000,000 (default 100). */
-  weight: z.union([z.number(), loose(20)]).optional(),
+  weight: z.union([z.number(), loose('Weight', 20)]).optional(),
   /** active (the default), draining or off. */
-  state: loose(20).optional(),
+  state: loose('State', 20).optional(),
   reason: reasonField,
 });
 export type AddSourceRequest = z.input<typeof addSourceRequestSchema>;
