@@ -79,6 +79,32 @@ export const sourceFiguresSchema = supplyMoneySchema.extend({
 });
 export type SourceFigures = z.infer<typeof sourceFiguresSchema>;
 
+/** Probes failed in a row after which the routing tries a network last (the gateway's rule, mirrored). */
+export const PROBE_FAILURES_TO_HOLD_DOWN = 2;
+
+/**
+ * A wholesale network's last probe (the source probe job: a real request through the vendor to
+ * EXIT_PROBE_URL every EXIT_PROBE_INTERVAL_SECONDS).
+ */
+export const sourceProbeSchema = z.object({
+  checkedAt: z.string(),
+  isOk: z.boolean(),
+  /** How long the connection through the network took to open, whole ms; null when it did not open. */
+  connectMs: z.number().int().nullable(),
+  /** What went wrong, in our words (never the vendor's); null when it worked. */
+  error: z.string().nullable(),
+  /** The exit IP the probe target saw (last known); null when it never said. */
+  exitIp: z.string().nullable(),
+  /** Probes failed in a row (0 once one works). */
+  consecutiveFailures: z.number().int(),
+  /**
+   * The probes hold it down: the routing tries it after every other source until a probe works (or, on
+   * each gateway, a real connection through it opens).
+   */
+  isHeldDown: z.boolean(),
+});
+export type SourceProbe = z.infer<typeof sourceProbeSchema>;
+
 /** A source as staff see it: never its account's password. */
 export const adminSourceSchema = z.object({
   id: z.string(),
@@ -95,6 +121,8 @@ export const adminSourceSchema = z.object({
   /** The last refusal staff must handle (the vendor refused our account, its quota, our spelling). */
   alarm: z.string().nullable(),
   alarmAt: z.string().nullable(),
+  /** A network's last probe; null for our own exits and a network not probed yet. */
+  lastProbe: sourceProbeSchema.nullable(),
 });
 export type AdminSource = z.infer<typeof adminSourceSchema>;
 
@@ -159,6 +187,48 @@ export const changeSourceRequestSchema = sourceChangeFieldsSchema
     { message: 'Nothing to change: give weight, state, costPerGb or clearAlarm' },
   );
 export type ChangeSourceRequest = z.input<typeof changeSourceRequestSchema>;
+
+/** The grammars a network's source can be spelled in (the gateway's adapters). */
+export const SOURCE_GRAMMARS = [
+  'brightdata',
+  'oxylabs',
+  'decodo',
+  'iproyal',
+  'webshare',
+  'soax',
+  'template',
+] as const;
+
+/** A field read loosely (the server's rules come after): text of at most `max` characters, no control characters. */
+const loose = (label: string, max: number) =>
+  text(label).max(max, `${label} must be at most ${max.toLocaleString('en-US')} characters`);
+
+/**
+ * `POST /api/admin/sources` (admins): a source as `bytegate sources add` takes it, with the reason the
+ * audit log keeps. The body is read loosely here: the rules (a URL with the account, a grammar that
+ * builds, a template that parses) are the server's one set (source-input.ts, the command line's), and a
+ * refusal names every field it is about in `fields`. The answer shows the URL's password as `***`.
+ */
+export const addSourceRequestSchema = z.object({
+  name: loose('Name', 200),
+  pool: loose('Pool', 20),
+  /** `network` (the default) or `exits` (the pool's own exits, when it has no such source yet). */
+  kind: loose('Kind', 20).optional(),
+  grammar: loose('Grammar', 40).optional(),
+  /** The template grammar's username, and its password (default `{password}`). */
+  template: loose('Template', 1000).optional(),
+  passwordTemplate: loose('Password template', 1000).optional(),
+  /** `http://USER:PASS@HOST:PORT`, `https://...` or `socks5://...`: the endpoint with the account. */
+  url: loose('URL', 4000).optional(),
+  /** Dollars, such as "1.20" (default 0). */
+  costPerGb: z.union([z.number(), loose('Cost per GB', 20)]).optional(),
+  /** 0 to 1,000,000 (default 100). */
+  weight: z.union([z.number(), loose('Weight', 20)]).optional(),
+  /** active (the default), draining or off. */
+  state: loose('State', 20).optional(),
+  reason: reasonField,
+});
+export type AddSourceRequest = z.input<typeof addSourceRequestSchema>;
 
 export const sourceResponseSchema = z.object({ source: adminSourceSchema });
 export type SourceResponse = z.infer<typeof sourceResponseSchema>;

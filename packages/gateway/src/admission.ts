@@ -15,6 +15,8 @@ import {
 } from './routing/username.ts';
 import type { SessionDirectory, ThreadSlots } from './shared-state.ts';
 import type { GatewayStore, PlanAccess, ProxyUserAccess } from './store.ts';
+import type { SupplyPreference } from './supply/source.ts';
+import type { SourceHealth } from './supply/source-health.ts';
 import type { PendingConnections } from './tunnel/pending-connections.ts';
 import type { UsageMeter } from './tunnel/usage-meter.ts';
 
@@ -27,6 +29,9 @@ export interface AdmissionDeps {
   sessions?: StickySessions;
   directory?: SessionDirectory | undefined;
   defaultSessionTtlMinutes?: number;
+  /** What a session's proposal to the fleet is routed by (the dialer's, DialSettings). */
+  sourceHealth?: SourceHealth | undefined;
+  supplyPreference?: SupplyPreference | undefined;
   /** Failed proxy logins slowed, then refused (none: never). */
   throttle?: AuthThrottle | undefined;
 }

@@ -23,11 +23,32 @@ export {
   catalogServes,
   type SourceCatalog,
 } from './supply/catalog.ts';
-export type { GrammarAdapter, GrammarName, GrammarSpec, NetworkAccount } from './supply/grammar.ts';
-export { GRAMMAR_NAMES } from './supply/grammar.ts';
+export type {
+  DialRefusal,
+  GrammarAdapter,
+  GrammarName,
+  GrammarSpec,
+  NetworkAccount,
+  VendorRefusal,
+} from './supply/grammar.ts';
+export { GRAMMAR_NAMES, SOURCE_ALARMS } from './supply/grammar.ts';
 export { grammarAdapter } from './supply/grammars/index.ts';
-export type { ExitsSource, NetworkSource, Source, SourceState, SupplyPreference } from './supply/source.ts';
-export type { SourceAlarm, SourceDials, SourceHealth } from './supply/source-health.ts';
+export { networkExit } from './supply/route.ts';
+export type {
+  ExitsSource,
+  NetworkSource,
+  Source,
+  SourceProbe,
+  SourceState,
+  SupplyPreference,
+} from './supply/source.ts';
+export {
+  isHeldDownByProbes,
+  PROBE_FAILURES_TO_HOLD_DOWN,
+  type SourceAlarm,
+  type SourceDials,
+  type SourceHealth,
+} from './supply/source-health.ts';
 export { connectThroughExit, EXIT_CONNECT_TIMEOUT_MS } from './tunnel/exit-dialer.ts';
 export type { ExitHealth, ExitTraffic } from './tunnel/exit-health.ts';
 export type { PlanUsage } from './tunnel/plan-usage.ts';

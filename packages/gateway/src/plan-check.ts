@@ -9,6 +9,7 @@ import { chooseExit, sessionKey, sessionTtlMs } from './routing/select-exit.ts';
 import { isTargetFilter } from './routing/username.ts';
 import type { ReleaseSlot, SessionDirectory } from './shared-state.ts';
 import { type Exit, type PlanAccess, type ProxyUserAccess, proxyUserKey } from './store.ts';
+import { agreeOnSourceSession } from './supply/session-agreement.ts';
 
 /** Whose usage a refusal after the credential check counts in (allocated only when refusing). */
 export const accountOf = (plan: PlanAccess, user: ProxyUserAccess | undefined): RefusedAccount => ({
@@ -166,7 +167,8 @@ function settlePlan(
 
 /**
  * A session (a `sessid`, a sticky port) gets the exit the fleet has bound it to, so every gateway
- * sends it the same way: this gateway's own choice is offered, and the fleet's binding wins. Routing
+ * sends it the same way: this gateway's own choice is offered, and the fleet's binding wins. A pool with
+ * sources agrees by its routing (one of our exits or a wholesale network: agreeOnSourceSession). Routing
  * failures are left to the dialer, which meets them again and answers them in order.
  */
 async function agreeOnSession(
@@ -193,6 +195,20 @@ async function agreeOnSession(
     return;
   }
   const exits = deps.store.exitIndex(plan.poolType);
+  const sources = deps.store.listSources?.(plan.poolType) ?? [];
+  if (sources.length > 0) {
+    return agreeOnSourceSession({
+      directory,
+      sessions,
+      sources,
+      exits,
+      targeting,
+      key,
+      ttlMs: sessionTtlMs(choice, targeting),
+      health: deps.sourceHealth ?? IDLE_HEALTH,
+      preference: deps.supplyPreference ?? 'weight',
+    });
+  }
   let proposed: Exit;
   try {
     proposed = chooseExit(exits, targeting, choice);
@@ -212,3 +228,6 @@ async function agreeOnSession(
     directory.rebind(key, proposed.id, ttlMs);
   }
 }
+
+/** Every source alike, for an engine run without a SourceHealth (as the dialer's). */
+const IDLE_HEALTH = { score: () => 1, isHeldDown: () => false };

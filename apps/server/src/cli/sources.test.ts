@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@bytegate/db';
-import { listAuditEntries } from '@bytegate/db/queries';
+import { getSourceByName, listAuditEntries, recordSourceProbe } from '@bytegate/db/queries';
 import { seedDataDir } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -99,6 +99,8 @@ describe('bytegate sources', () => {
     expect(list.stdout).not.toContain('S3cretPass');
     expect(list.stdout).toContain('Own datacenter exits');
     expect(list.stdout).toMatch(/Reseller X.*off/);
+    expect(list.stdout).toContain('last probe');
+    expect(list.stdout).toMatch(/Oxylabs residential.*not yet/);
 
     const database = await createDb({ dataDir });
     const { rows } = await listAuditEntries(database.db, { limit: 10, offset: 0 });
@@ -109,7 +111,22 @@ describe('bytegate sources', () => {
       ['cli', 'source.add', null],
     ]);
     expect(JSON.stringify(rows)).not.toContain('S3cretPass');
+    // The probe job's last word shows in the list: two failures in a row hold the network down.
+    const oxylabs = await getSourceByName(database.db, { name: 'Oxylabs residential' });
+    for (const seconds of [30, 10]) {
+      await recordSourceProbe(database.db, {
+        sourceId: oxylabs?.id ?? '',
+        checkedAt: new Date(Date.now() - seconds * 1000),
+        isOk: false,
+        connectMs: null,
+        refusal: 'failed',
+        error: 'the network could not carry the probe (answered 502)',
+        exitIp: null,
+        isCounted: true,
+      });
+    }
     await database.close();
+    expect(run('list').stdout).toMatch(/Oxylabs residential.*failed 2x, [^,]+ ago, tried last/);
   }, 120_000); // several CLI processes, each opening the embedded database
 
   it("imports a network's catalog from the vendor's file, refusing a bad one line by line, and shows it", async () => {

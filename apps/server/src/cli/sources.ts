@@ -2,6 +2,7 @@ import { GRAMMAR_NAMES } from '@bytegate/gateway';
 import { Command } from 'commander';
 import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { maskEndpointUrl } from '../services/supply/source-input.ts';
+import { sourceProbeText } from '../services/supply/source-probe-text.ts';
 import { addSource, changeSource, listSourcesWithFigures } from '../services/supply/sources.ts';
 import type { CliContext } from './context.ts';
 import { catalogCommand } from './sources-catalog.ts';
@@ -25,7 +26,9 @@ export function sourcesCommand(cli: CliContext): Command {
 
   sources
     .command('list')
-    .description('List every source with its state, weight, cost, alarm and the last 7 days of traffic')
+    .description(
+      'List every source with its state, weight, cost, alarm, last probe and the last 7 days of traffic',
+    )
     .option('--days <n>', 'how many days of figures', '7')
     .action(async (options: { days: string }) => {
       const days = Number(options.days);
@@ -35,7 +38,7 @@ export function sourcesCommand(cli: CliContext): Command {
       }
       const rows = await cli.withServices((ctx) => listSourcesWithFigures(ctx, { days }));
       cli.console.table(
-        rows.map(({ row, carriedBytes, billedBytes, costCents, connects, failures, connectMs }) => ({
+        rows.map(({ row, probe, carriedBytes, billedBytes, costCents, connects, failures, connectMs }) => ({
           name: row.name,
           pool: row.poolType,
           kind: row.kind,
@@ -49,6 +52,7 @@ export function sourcesCommand(cli: CliContext): Command {
           cost: dollars(costCents),
           success: connects + failures > 0 ? `${((100 * connects) / (connects + failures)).toFixed(1)}%` : '',
           'connect ms': connectMs ?? '',
+          'last probe': sourceProbeText(row.kind, probe),
           alarm: row.alarm ?? '',
         })),
       );

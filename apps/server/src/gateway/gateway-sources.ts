@@ -1,5 +1,5 @@
 import type { Executor } from '@bytegate/db';
-import { listSources, type SourceRow } from '@bytegate/db/queries';
+import { listSourceProbes, listSources, type SourceProbeRow, type SourceRow } from '@bytegate/db/queries';
 import {
   type GrammarSpec,
   grammarAdapter,
@@ -8,6 +8,7 @@ import {
   parseUpstreamUrl,
   type Source,
   type SourceCatalog,
+  type SourceProbe,
 } from '@bytegate/gateway';
 import { CatalogCache } from './gateway-catalogs.ts';
 
@@ -59,10 +60,19 @@ export function toGatewaySource(row: SourceRow, catalog?: SourceCatalog): Source
   }
 }
 
+/** A source's last probe as the routing weighs it (source-health.ts, isHeldDownByProbes). */
+export function toSourceProbe(row: SourceProbeRow): SourceProbe {
+  return {
+    failuresInRow: row.consecutiveFailures,
+    failingSinceMs: row.failingSince?.getTime() ?? null,
+  };
+}
+
 /**
- * The sources as the gateway routes by them: a handful of rows, read whole each refresh; a row that did
- * not change keeps the source built from it (its adapter, and the template it parsed). A network's
- * catalog is read again only when its version moved (gateway-catalogs.ts).
+ * The sources as the gateway routes by them, with their last probes: a handful of rows, read whole each
+ * refresh; a row that did not change keeps the source built from it (its adapter, and the template it
+ * parsed), with the probe read this time. A network's catalog is read again only when its version moved
+ * (gateway-catalogs.ts).
  */
 export class SourceCache {
   private byPool = new Map<PoolType, Source[]>();
@@ -73,21 +83,24 @@ export class SourceCache {
     return this.byPool.get(poolType) ?? [];
   }
 
-  /** Reads the sources, and the catalogs that changed. */
+  /** Reads the sources with their last probes, and the catalogs that changed. */
   async refresh(db: Executor): Promise<void> {
-    const rows = await listSources(db);
+    const [rows, probes] = await Promise.all([listSources(db), listSourceProbes(db)]);
     await this.catalogs.refresh(db, rows);
-    this.replace(rows);
+    this.replace(rows, probes);
   }
 
-  replace(rows: readonly SourceRow[]): void {
+  replace(rows: readonly SourceRow[], probes: readonly SourceProbeRow[] = []): void {
     const known = new Map<string, { stamp: string; source: Source | null }>();
     const byPool = new Map<PoolType, Source[]>();
+    const probeOf = new Map(probes.map((probe) => [probe.sourceId, probe]));
     for (const row of rows) {
       const stamp = `${row.updatedAt.getTime()}|${this.catalogs.versionOf(row.id) ?? ''}`;
       const before = this.rows.get(row.id);
-      const source = before?.stamp === stamp ? before.source : toGatewaySource(row, this.catalogs.of(row.id));
-      known.set(row.id, { stamp, source });
+      const built = before?.stamp === stamp ? before.source : toGatewaySource(row, this.catalogs.of(row.id));
+      known.set(row.id, { stamp, source: built });
+      const probe = probeOf.get(row.id);
+      const source = built && probe ? { ...built, probe: toSourceProbe(probe) } : built;
       if (source) {
         const list = byPool.get(source.poolType) ?? [];
         list.push(source);

@@ -5,6 +5,7 @@ import { WebhookDispatcher } from '../services/notifications/deliver-webhooks.ts
 import { dispatchNotifications } from '../services/notifications/dispatch-notifications.ts';
 import { runAutoBuys } from '../services/notifications/run-auto-buys.ts';
 import { exitProbeJobs } from './probe-exits.ts';
+import { sourceProbeJobs } from './probe-sources.ts';
 import { pruneActivity } from './prune-activity.ts';
 import { prunePaymentEvents } from './prune-payment-events.ts';
 import { pruneSessions } from './prune-sessions.ts';
@@ -15,7 +16,7 @@ import type { Job } from './scheduler.ts';
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * Every background job of the `jobs` role: retention, top-up reconciliation, exit probes, and the
+ * Every background job of the `jobs` role: retention, top-up reconciliation, exit and network probes, and the
  * notifications: thresholds checked every 10 s, auto-buys every 15 s (within a minute of a crossing),
  * notifications mailed and webhooks POSTed every 2 s (each account's queue on its own: a pass starts
  * the due deliveries and returns, see WebhookDispatcher).
@@ -67,5 +68,6 @@ export function backgroundJobs(ctx: MailContext, payments: PaymentProviders): Jo
       },
     },
     ...exitProbeJobs(ctx),
+    ...sourceProbeJobs(ctx),
   ];
 }

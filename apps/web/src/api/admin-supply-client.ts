@@ -4,6 +4,7 @@ import type {
   ImportCatalogResponse,
 } from '@bytegate/contracts/admin-catalog';
 import type {
+  AddSourceRequest,
   ChangeSourceRequest,
   SourceDaysResponse,
   SourceResponse,
@@ -18,14 +19,15 @@ import type {
 import { defineApiSection } from './api-client.ts';
 
 // The console's Supply page calls (issue 29): the sources with their figures, one source day by day, an
-// admin's change, and a source's reconciliation against its vendor's usage export (read by staff,
-// imported by admins). Kept in the console's chunk like admin-client.ts.
+// admin's addition or change, a network's catalog, and a source's reconciliation against its vendor's
+// usage export (read by staff, imported by admins). Kept in the console's chunk like admin-client.ts.
 
-/** Staff read the sources; the change is an admin's (support is answered 403). */
+/** Staff read the sources; adding and changing are an admin's (support is answered 403). */
 export const adminSupplyApi = defineApiSection((request) => ({
   list: (days: SupplyRange) => request<SupplyResponse>('GET', `/admin/sources?days=${days}`),
   days: (sourceId: string, days: SupplyRange) =>
     request<SourceDaysResponse>('GET', `/admin/sources/${encodeURIComponent(sourceId)}/days?days=${days}`),
+  add: (body: AddSourceRequest) => request<SourceResponse>('POST', '/admin/sources', { body }),
   change: (sourceId: string, body: ChangeSourceRequest) =>
     request<SourceResponse>('PATCH', `/admin/sources/${encodeURIComponent(sourceId)}`, { body }),
   reconciliation: (sourceId: string, days: SupplyRange) =>

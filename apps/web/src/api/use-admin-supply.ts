@@ -1,5 +1,5 @@
 import type { ImportCatalogRequest } from '@bytegate/contracts/admin-catalog';
-import type { ChangeSourceRequest, SupplyRange } from '@bytegate/contracts/admin-supply';
+import type { AddSourceRequest, ChangeSourceRequest, SupplyRange } from '@bytegate/contracts/admin-supply';
 import type { ImportVendorUsageRequest } from '@bytegate/contracts/admin-supply-reconciliation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminSupplyApi } from './admin-supply-client.ts';
@@ -39,17 +39,29 @@ export function useSourceDays(sourceId: string, days: SupplyRange) {
   });
 }
 
+/** After an addition or a change: the figures and the audit log are read again. */
+const settle = (queryClient: ReturnType<typeof useQueryClient>) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: supplyKeys.all }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.admin.allAudit }),
+  ]);
+
+/** An admin's new source (a wholesale network, or a pool's own exits), with a reason. */
+export function useAddSource() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AddSourceRequest) => adminSupplyApi.add(body),
+    onSuccess: () => settle(queryClient),
+  });
+}
+
 /** An admin's change of weight, state or cost, or the alarm cleared, with a reason. */
 export function useChangeSource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ sourceId, ...body }: ChangeSourceRequest & { sourceId: string }) =>
       adminSupplyApi.change(sourceId, body),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: supplyKeys.all }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.admin.allAudit }),
-      ]),
+    onSuccess: () => settle(queryClient),
   });
 }
 

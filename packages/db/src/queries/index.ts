@@ -21,6 +21,7 @@ export * from './proxy-users.ts';
 export * from './public-usage.ts';
 export * from './sessions.ts';
 export * from './source-catalog.ts';
+export * from './source-probes.ts';
 export * from './sources.ts';
 export * from './staff.ts';
 export * from './thread-requests.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -118,3 +119,31 @@ export const sourceVendorUsage = pgTable(
     check('source_vendor_usage_bytes_not_negative', sql`${table.vendorBytes} >= 0`),
   ],
 );
+
+/**
+ * The last probe of each wholesale network (the source probe job: a real request through the vendor's
+ * endpoint to EXIT_PROBE_URL, with no targeting), one row per source: whether it worked, how long the
+ * connection took, the vendor's refusal class when it refused, and the exit IP the probe target saw. The
+ * gateway reads it with the sources: a network whose last probes failed goes last in the routing until a
+ * probe or a real connection through it works.
+ */
+export const sourceProbes = pgTable('source_probes', {
+  sourceId: uuid()
+    .primaryKey()
+    .references(() => supplySources.id, { onDelete: 'cascade' }),
+  checkedAt: timestamp({ withTimezone: true }).notNull(),
+  isOk: boolean().notNull(),
+  /** How long opening the connection through the network took (null when it did not open). */
+  connectMs: integer(),
+  /** How the grammar read the vendor's refusal: no-exit, auth, quota, bad-request, failed (null: none). */
+  refusal: text(),
+  /** What went wrong, in our words (never the vendor's page). */
+  error: text(),
+  /** The exit IP the probe target saw (its JSON `ip`, or a body that is an address); null when unknown. */
+  lastProbeExitIp: text(),
+  /** Probes failed in a row, counted (a round in which every network failed counts none). */
+  consecutiveFailures: integer().notNull().default(0),
+  /** When the first of those failures was (null while the last probe worked). */
+  failingSince: timestamp({ withTimezone: true }),
+  lastOkAt: timestamp({ withTimezone: true }),
+});

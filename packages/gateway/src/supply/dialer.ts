@@ -15,7 +15,7 @@ import {
 } from '../tunnel/exit-dialer.ts';
 import { isLocalPortTaken } from '../tunnel/local-ports.ts';
 import { UpstreamRefusal } from '../tunnel/upstream.ts';
-import type { VendorRefusal } from './grammar.ts';
+import { SOURCE_ALARMS } from './grammar.ts';
 import {
   healthCountry,
   networkBinding,
@@ -30,12 +30,6 @@ import type { SourceHealth } from './source-health.ts';
 /** Dials a connection may make: the first, and one more within one source; a third across sources. */
 const TRIES_IN_ONE_SOURCE = 2;
 const TRIES_ACROSS_SOURCES = 3;
-
-const ALARMS: Partial<Record<VendorRefusal, string>> = {
-  auth: 'the network refused our account credentials',
-  quota: "the network says our account's traffic or credit is used up",
-  'bad-request': 'the network refused how we spelled a connection (its grammar adapter needs a look)',
-};
 
 /**
  * One connection's (or one forward request's) way out through its pool's sources: the first exit (the
@@ -130,6 +124,11 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     this.tries += 1;
     this.hasMovedOn = true;
     const key = sessionKey(this, this.targeting);
+    const failed = this.source;
+    if (this.order === undefined && failed?.kind === 'network') {
+      // A session held on a network that failed: the routing's order, less that network.
+      this.order = this.routingOrder().filter((source) => source.id !== failed.id);
+    }
     if (this.sources.length > 0 && this.order !== undefined && this.position < this.order.length) {
       try {
         return this.next(key, this.exit?.id);
@@ -160,16 +159,15 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     const network = readNetworkBinding(bound);
     if (!network) {
       const source = this.exitsSource;
-      if (!source || source.state === 'off') {
-        return undefined;
-      }
-      try {
-        this.exit = chooseExit(this.exits, this.targeting, this);
-      } catch {
+      // Our exit while it still matches (else the next source's pick, which the fleet is told of).
+      const exit =
+        source && source.state !== 'off' ? this.sessions.get(key, this.exits, this.targeting) : undefined;
+      if (!exit) {
         return undefined;
       }
       this.source = source;
-      return this.exit;
+      this.exit = exit;
+      return exit;
     }
     const source = this.sources.find((candidate) => candidate.id === network.sourceId);
     if (
@@ -184,28 +182,16 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
 
   /** The next source in the routing's order that has an exit for the connection. */
   private next(key: string | undefined, avoidExitId: string | undefined): Exit {
-    this.order ??= orderSources(
-      this.sources,
-      this.targeting,
-      this.sourceHealthOrIdle(),
-      this.settings.supplyPreference ?? 'weight',
-    );
+    this.order ??= this.routingOrder();
     while (this.position < this.order.length) {
       const source = this.order[this.position++] as Source;
       if (source.kind === 'exits') {
-        let exit: Exit;
-        try {
-          exit =
-            avoidExitId === undefined
-              ? chooseExit(this.exits, this.targeting, this)
-              : pickExit(this.exits, this.targeting, avoidExitId);
-        } catch {
+        const exit = this.exits.pick(this.targeting, avoidExitId);
+        if (!exit) {
           continue; // none of ours matches: the next source may have one
         }
-        if (key && avoidExitId !== undefined) {
-          const ttlMs = sessionTtlMs(this, this.targeting);
-          this.sessions.bind(key, exit, ttlMs);
-          this.directory?.rebind(key, exit.id, ttlMs);
+        if (key) {
+          this.bindSession(key, exit.id);
         }
         this.source = source;
         this.exit = exit;
@@ -215,10 +201,20 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
         return this.throughNetwork(source, undefined);
       }
       const binding = networkBinding(source.id);
-      this.sessions.bindId(key, binding, sessionTtlMs(this, this.targeting));
+      this.bindSession(key, binding);
       return this.throughNetwork(source, `${key}|${readNetworkBinding(binding)?.generation}`);
     }
     throw this.exhausted();
+  }
+
+  /**
+   * A session's new way out (its binding was missing, unusable here, or its exit failed): bound here, and
+   * for every gateway of the fleet, so a `sessid` through any of them leaves the same way.
+   */
+  private bindSession(key: string, binding: string): void {
+    const ttlMs = sessionTtlMs(this, this.targeting);
+    this.sessions.bindId(key, binding, ttlMs);
+    this.directory?.rebind(key, binding, ttlMs);
   }
 
   private throughNetwork(source: NetworkSource, sessionKeyText: string | undefined): Exit {
@@ -239,8 +235,14 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
       : new GatewayError('NO_RAY', 'No IPs are available for this target filter');
   }
 
-  private sourceHealthOrIdle(): Pick<SourceHealth, 'score'> {
-    return this.sourceHealth ?? IDLE_HEALTH;
+  /** The pool's sources in the order this connection tries them (route.ts). */
+  private routingOrder(): Source[] {
+    return orderSources(
+      this.sources,
+      this.targeting,
+      this.sourceHealth ?? IDLE_HEALTH,
+      this.settings.supplyPreference ?? 'weight',
+    );
   }
 
   /** A connection from `exit` to address:port, counted in the exit's and its source's health. */
@@ -277,7 +279,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     if (refusal === 'no-exit') {
       this.noExitFailures += 1;
     }
-    const alarm = ALARMS[refusal];
+    const alarm = SOURCE_ALARMS[refusal];
     if (alarm && error instanceof UpstreamRefusal) {
       this.sourceHealth?.alarm(networkId, `${alarm} (${error.message})`);
     }
@@ -333,4 +335,4 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
 }
 
 /** A health that knows nothing (every source scores the same): for an engine run without one. */
-const IDLE_HEALTH: Pick<SourceHealth, 'score'> = { score: () => 1 };
+const IDLE_HEALTH: Pick<SourceHealth, 'score' | 'isHeldDown'> = { score: () => 1, isHeldDown: () => false };

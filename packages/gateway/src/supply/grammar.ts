@@ -1,3 +1,4 @@
+import { SOURCE_GRAMMARS } from '@bytegate/contracts/admin-supply';
 import type { Targeting } from '@bytegate/contracts/targeting';
 
 /**
@@ -6,17 +7,10 @@ import type { Targeting } from '@bytegate/contracts/targeting';
  * file per vendor; `grammarAdapter` in ./grammars/index.ts picks one for a source's spec.
  */
 
-export type GrammarName = 'brightdata' | 'oxylabs' | 'decodo' | 'iproyal' | 'webshare' | 'soax' | 'template';
+/** The vendors' grammars and the generic template (one list with the console's, in the contracts). */
+export type GrammarName = (typeof SOURCE_GRAMMARS)[number];
 
-export const GRAMMAR_NAMES: readonly GrammarName[] = [
-  'brightdata',
-  'oxylabs',
-  'decodo',
-  'iproyal',
-  'webshare',
-  'soax',
-  'template',
-];
+export const GRAMMAR_NAMES: readonly GrammarName[] = SOURCE_GRAMMARS;
 
 /** The wholesale account's own credentials, from the source's URL. */
 export interface NetworkAccount {
@@ -42,6 +36,16 @@ export type VendorRefusal =
   | 'quota' // our account is out of traffic/credit: alarm, next source
   | 'bad-request' // the vendor refused our spelling (an adapter bug): alarm, next source
   | 'failed'; // anything else (5xx, target unreachable): next source
+
+/**
+ * The alarm a refusal raises on its source for staff, in our words (never the vendor's): the refusals
+ * that say our account or our adapter needs a person. The gateway's dials and the probe job raise the same.
+ */
+export const SOURCE_ALARMS: Partial<Record<VendorRefusal, string>> = {
+  auth: 'the network refused our account credentials',
+  quota: "the network says our account's traffic or credit is used up",
+  'bad-request': 'the network refused how we spelled a connection (its grammar adapter needs a look)',
+};
 
 /** A refused dial: an HTTP CONNECT answer (header names lower-case) or a SOCKS5 one. */
 export type DialRefusal =

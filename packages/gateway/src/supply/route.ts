@@ -18,17 +18,18 @@ export function healthCountry(targeting: Targeting): string {
  * weight, able to spell its targeting, and (networks) whose catalog lists its place or is empty (our own
  * exits: the pick itself says whether one matches).
  * By weight times health: a weighted random order (Efraimidis-Spirakis), so shares follow weights and a
- * failing source fades; cost breaks ties. With the cost preference, the cheapest first.
+ * failing source fades; cost breaks ties. With the cost preference, the cheapest first. Either way a
+ * source the probes hold down (its last probes failed, no real dial opened since) comes after the rest.
  */
 export function orderSources(
   sources: readonly Source[],
   targeting: Targeting,
-  health: Pick<SourceHealth, 'score'>,
+  health: Pick<SourceHealth, 'score' | 'isHeldDown'>,
   preference: SupplyPreference,
   random: () => number = Math.random,
 ): Source[] {
   const country = healthCountry(targeting);
-  const ranked: Array<{ source: Source; key: number }> = [];
+  const ranked: Array<{ source: Source; key: number; isHeldDown: boolean }> = [];
   for (const source of sources) {
     if (source.state !== 'active' || source.weight <= 0) {
       continue;
@@ -41,12 +42,15 @@ export function orderSources(
     }
     const weight = source.weight * health.score(source.id, country);
     // u^(1/w) for u in (0, 1]: sorting by it descending draws without replacement by weight.
-    ranked.push({ source, key: (1 - random()) ** (1 / weight) });
+    const key = (1 - random()) ** (1 / weight);
+    ranked.push({ source, key, isHeldDown: health.isHeldDown(source) });
   }
-  ranked.sort((a, b) =>
-    preference === 'cost'
-      ? a.source.costPerGbCents - b.source.costPerGbCents || b.key - a.key
-      : b.key - a.key || a.source.costPerGbCents - b.source.costPerGbCents,
+  ranked.sort(
+    (a, b) =>
+      Number(a.isHeldDown) - Number(b.isHeldDown) ||
+      (preference === 'cost'
+        ? a.source.costPerGbCents - b.source.costPerGbCents || b.key - a.key
+        : b.key - a.key || a.source.costPerGbCents - b.source.costPerGbCents),
   );
   return ranked.map((entry) => entry.source);
 }

@@ -1,5 +1,27 @@
+import { PROBE_FAILURES_TO_HOLD_DOWN } from '@bytegate/contracts/admin-supply';
+import type { Source } from './source.ts';
+
 /** How many minutes of dials a source's health looks back over (one bucket a minute). */
 export const HEALTH_WINDOW_MINUTES = 5;
+
+/** Probes failed in a row after which a network goes last in the routing (one rule with the console's). */
+export { PROBE_FAILURES_TO_HOLD_DOWN };
+
+/**
+ * Whether the probes hold a source down: its last PROBE_FAILURES_TO_HOLD_DOWN probes (or more) failed,
+ * and no real connection through it opened since the first of them. Real traffic and probes each clear
+ * it: a probe that works resets the run (the job writes failuresInRow 0), and a customer's connection
+ * that opens through the source after the run began outweighs the probes (a vendor may refuse the probe's
+ * target alone, and real traffic is what customers get). A held-down source is not left out: it is
+ * tried after every other (route.ts, orderSources), so a connection no other source can carry still may go there,
+ * and one that opens clears the hold.
+ */
+export function isHeldDownByProbes(probe: Source['probe'], lastOpenedAtMs: number | undefined): boolean {
+  if (!probe || probe.failuresInRow < PROBE_FAILURES_TO_HOLD_DOWN || probe.failingSinceMs === null) {
+    return false;
+  }
+  return lastOpenedAtMs === undefined || lastOpenedAtMs < probe.failingSinceMs;
+}
 const MINUTE_MS = 60_000;
 
 interface Bucket {
@@ -32,6 +54,8 @@ export class SourceHealth {
   private readonly windows = new Map<string, Bucket[]>();
   private dials = new Map<string, SourceDials>();
   private alarms: SourceAlarm[] = [];
+  /** When a real dial through each source last opened (any country), for the probes' hold. */
+  private readonly lastOpenedAt = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -48,6 +72,11 @@ export class SourceHealth {
     if (this.alarms.length < 1000) {
       this.alarms.push({ sourceId, alarm, at: this.now() });
     }
+  }
+
+  /** Whether the source probe job holds the source down (isHeldDownByProbes): it goes last in the routing. */
+  isHeldDown(source: Pick<Source, 'id' | 'probe'>): boolean {
+    return source.probe !== undefined && isHeldDownByProbes(source.probe, this.lastOpenedAt.get(source.id));
   }
 
   /**
@@ -128,6 +157,7 @@ export class SourceHealth {
       }
     }
     if (isOpened) {
+      this.lastOpenedAt.set(sourceId, this.now());
       bucket.opened += 1;
       bucket.connectMs += connectMs;
       dials.connects += 1;

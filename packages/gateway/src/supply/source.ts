@@ -15,6 +15,16 @@ interface SourceBase {
   /** What a GB carried through it costs us, in cents (the routing's tie-breaker or preference). */
   costPerGbCents: number;
   state: SourceState;
+  /** What the source probe job last found (wholesale networks; none before their first probe). */
+  probe?: SourceProbe | undefined;
+}
+
+/** The probe job's record of a source, as the routing weighs it (source-health.ts, isHeldDownByProbes). */
+export interface SourceProbe {
+  /** Probes failed in a row (0 once one works). */
+  failuresInRow: number;
+  /** When the first of those failed, ms since the epoch (null while the last one worked). */
+  failingSinceMs: number | null;
 }
 
 /** Our own exits of the pool (direct or through one upstream each): picked from the pool's index. */

@@ -1,4 +1,7 @@
-import type { GrammarName, NetworkAccount } from '../supply/grammar.ts';
+import type { GrammarName, GrammarSpec, NetworkAccount } from '../supply/grammar.ts';
+import { grammarAdapter } from '../supply/grammars/index.ts';
+import type { NetworkSource } from '../supply/source.ts';
+import { parseUpstreamUrl } from '../tunnel/upstream.ts';
 import {
   type FakeProxy,
   type ProxyAnswer,
@@ -149,4 +152,34 @@ export async function startFakeNetwork(options: {
     close: () => proxy.close(),
   };
   return network;
+}
+
+/**
+ * A fake network as an active source of `poolType` (weight 100, $1.20 a GB), spelled in its own vendor's
+ * grammar unless `spec` says otherwise; `fields` overrides any part.
+ */
+export function fakeNetworkSource(
+  id: string,
+  fake: Pick<FakeNetwork, 'url' | 'grammar'>,
+  fields: Partial<NetworkSource> & { spec?: GrammarSpec } = {},
+): NetworkSource {
+  const proxy = parseUpstreamUrl(fake.url);
+  if (!proxy) {
+    throw new Error(`cannot read ${fake.url}`);
+  }
+  const { username, password, ...endpoint } = proxy;
+  const { spec, ...rest } = fields;
+  return {
+    id,
+    name: id,
+    poolType: 'residential',
+    kind: 'network',
+    weight: 100,
+    costPerGbCents: 120,
+    state: 'active',
+    endpoint,
+    account: { username: username ?? '', password: password ?? '' },
+    adapter: grammarAdapter(spec ?? { grammar: fake.grammar }),
+    ...rest,
+  };
 }

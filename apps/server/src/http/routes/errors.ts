@@ -6,4 +6,6 @@ export const errorResponseSchema = z.object({
   code: z.string(),
   /** The setting a refusal is about, where there is one (Proxy Settings shows the message beside it). */
   field: z.string().optional(),
+  /** Every field a refusal is about, each with its message (a form shows each beside its field). */
+  fields: z.record(z.string(), z.string()).optional(),
 });

@@ -56,7 +56,7 @@ export async function probeThroughExit(
   }
   const connectMs = Date.now() - startedAt;
   try {
-    const status = await requestStatus(socket, target, timeoutMs - connectMs);
+    const { status } = await requestAnswer(socket, target, timeoutMs - connectMs);
     return status < 500
       ? { isOk: true, connectMs, error: null }
       : { isOk: false, connectMs, error: `the target answered ${status} through the exit` };
@@ -67,8 +67,22 @@ export async function probeThroughExit(
   }
 }
 
-/** Sends `GET` over an open connection (in TLS for https) and answers the status of the reply. */
-function requestStatus(socket: Socket, target: ProbeTarget, timeoutMs: number): Promise<number> {
+/** What the probe target answered: its status, and (when asked for) the start of its body. */
+export interface ProbeAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Sends `GET` over an open connection (in TLS for https) and answers the reply's status; with
+ * `maxBodyBytes`, also up to that much of its body (the exit IP the target saw, for networks' probes).
+ */
+export function requestAnswer(
+  socket: Socket,
+  target: ProbeTarget,
+  timeoutMs: number,
+  maxBodyBytes = 0,
+): Promise<ProbeAnswer> {
   const { url } = target;
   const channel =
     url.protocol === 'https:'
@@ -78,37 +92,83 @@ function requestStatus(socket: Socket, target: ProbeTarget, timeoutMs: number): 
           ALPNProtocols: ['http/1.1'],
         })
       : socket;
-  return new Promise<number>((resolve, reject) => {
-    let head = Buffer.alloc(0);
-    const finish = (error: Error | null, status = 0) => {
+  return new Promise<ProbeAnswer>((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    let status = 0;
+    const finish = (error: Error | null, answer?: ProbeAnswer) => {
       clearTimeout(timer);
       channel.off('data', onData);
+      channel.off('end', onEnd);
       channel.destroy();
-      if (error) {
-        reject(error);
+      if (error || !answer) {
+        reject(error ?? new Error('the target did not answer HTTP'));
       } else {
-        resolve(status);
+        resolve(answer);
       }
     };
     const timer = setTimeout(
       () => finish(new Error(`no answer from the target within ${Math.round(timeoutMs / 1000)} s`)),
       Math.max(1, timeoutMs),
     );
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const lineEnd = head.indexOf('\r\n');
-      if (lineEnd === -1) {
-        if (head.length > MAX_ANSWER_HEAD) {
-          finish(new Error('the target sent no HTTP status line'));
-        }
-        return;
+    /** The body so far, once the head is in (undefined before). */
+    const bodyOf = (isEnded: boolean): string | undefined => {
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd === -1) {
+        return undefined;
       }
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, lineEnd).toString('latin1'))?.[1];
-      finish(status ? null : new Error('the target did not answer HTTP'), Number(status));
+      const head = received.subarray(0, headEnd).toString('latin1');
+      const rest = received.subarray(headEnd + 4);
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? Number.NaN);
+      const isChunked = /\r\ntransfer-encoding:\s*chunked/i.test(head);
+      const isComplete = Number.isFinite(length)
+        ? rest.length >= length
+        : isChunked
+          ? rest.includes('\r\n0\r\n')
+          : isEnded;
+      if (!isComplete && !isEnded && rest.length < maxBodyBytes) {
+        return undefined;
+      }
+      const body = isChunked ? unchunk(rest) : rest.subarray(0, Number.isFinite(length) ? length : undefined);
+      return body.subarray(0, maxBodyBytes).toString('utf8');
+    };
+    const onData = (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (status === 0) {
+        const lineEnd = received.indexOf('\r\n');
+        if (lineEnd === -1) {
+          if (received.length > MAX_ANSWER_HEAD) {
+            finish(new Error('the target sent no HTTP status line'));
+          }
+          return;
+        }
+        status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(received.subarray(0, lineEnd).toString('latin1'))?.[1]);
+        if (!status) {
+          finish(new Error('the target did not answer HTTP'));
+          return;
+        }
+        if (maxBodyBytes === 0) {
+          finish(null, { status, body: '' });
+          return;
+        }
+      }
+      const body = bodyOf(false);
+      if (body !== undefined) {
+        finish(null, { status, body });
+      } else if (received.length > MAX_ANSWER_HEAD + maxBodyBytes) {
+        finish(null, { status, body: '' });
+      }
+    };
+    const onEnd = () => {
+      const body = status === 0 ? undefined : bodyOf(true);
+      finish(body === undefined ? new Error('the connection closed before the target answered') : null, {
+        status,
+        body: body ?? '',
+      });
     };
     channel.on('data', onData);
+    channel.once('end', onEnd);
     channel.once('error', (error) => finish(error));
-    channel.once('close', () => finish(new Error('the connection closed before the target answered')));
+    channel.once('close', onEnd);
     channel.write(
       `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: Bytegate-exit-probe\r\n` +
         'Accept: */*\r\nConnection: close\r\n\r\n',
@@ -118,6 +178,21 @@ function requestStatus(socket: Socket, target: ProbeTarget, timeoutMs: number): 
   });
 }
 
-function messageOf(error: unknown): string {
+/** A chunked body's data (as much as is there). */
+function unchunk(chunked: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = chunked.indexOf('\r\n', at);
+    const size = lineEnd === -1 ? 0 : Number.parseInt(chunked.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!size) {
+      return Buffer.concat(parts);
+    }
+    parts.push(chunked.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+export function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }

@@ -58,19 +58,26 @@ export const sourceInputSchema = z
     weight: weight.default(100),
     state: z.enum(SOURCE_STATES, { error: 'state must be active, draining or off' }).default('active'),
   })
-  .superRefine((input, issues) => {
-    if (input.kind === 'exits') {
-      if (input.grammar || input.url || input.template) {
-        issues.addIssue({
-          code: 'custom',
-          path: ['kind'],
-          message: 'our own exits take no url, grammar or template',
-        });
+  .superRefine(
+    (input, issues) => {
+      if (input.kind === 'exits') {
+        if (input.grammar || input.url || input.template) {
+          issues.addIssue({
+            code: 'custom',
+            path: ['kind'],
+            message: 'our own exits take no url, grammar or template',
+          });
+        }
+        return;
       }
-      return;
-    }
-    checkNetwork(input, issues);
-  });
+      if (input.kind === 'network') {
+        checkNetwork(input, issues);
+      }
+    },
+    // Also when other fields failed, so that every problem is named at once (the console shows each
+    // beside its field); a field of the wrong type is then read as missing.
+    { when: () => true },
+  );
 
 export type SourceInput = z.output<typeof sourceInputSchema>;
 
@@ -84,6 +91,13 @@ function checkNetwork(
   },
   issues: z.RefinementCtx,
 ): void {
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  input = {
+    grammar: text(input.grammar),
+    template: text(input.template),
+    passwordTemplate: text(input.passwordTemplate),
+    url: text(input.url),
+  };
   const proxy = input.url ? parseUpstreamUrl(input.url) : null;
   if (!proxy) {
     issues.addIssue({
@@ -106,8 +120,11 @@ function checkNetwork(
     });
     return;
   }
+  if (!(GRAMMAR_NAMES as readonly string[]).includes(input.grammar)) {
+    return; // the grammar's own field says so
+  }
   if (input.grammar === 'template' && !input.template) {
-    issues.addIssue({ code: 'custom', path: ['template'], message: 'the template grammar needs --template' });
+    issues.addIssue({ code: 'custom', path: ['template'], message: 'the template grammar needs a template' });
     return;
   }
   if (input.grammar !== 'template' && (input.template || input.passwordTemplate)) {

@@ -3,6 +3,7 @@ import {
   getSource,
   getSourceByName,
   insertAuditEntry,
+  listSourceProbes,
   listSources,
   listSourceUsage,
   type SourceChange,
@@ -14,18 +15,29 @@ import type { ServiceContext } from '../context.ts';
 import { DomainError } from '../domain-error.ts';
 import { checkMayChangeInventory } from '../inventory/inventory-access.ts';
 import { auditedSource, SOURCE_STATES, sourceInputSchema, toNewSource } from './source-input.ts';
-import { centsForByteCents, sumUsage, supplyWindow } from './supply-figures.ts';
+import { centsForByteCents, presentProbe, sumUsage, supplyWindow } from './supply-figures.ts';
 
 // The sources of supply, changed by an admin or the command line, each change audited in its own
 // transaction. A running gateway routes by a change within a second (it reads the sources every second).
 
+/**
+ * A refusal of the source's fields: the first problem as the message (what the command line prints),
+ * `field` naming its field, and `fields` every field's first problem (what the console shows by each).
+ */
 function validationError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): DomainError {
   const [issue] = issues;
   const field = issue?.path.join('.') || undefined;
+  const fields: Record<string, string> = {};
+  for (const { path, message } of issues) {
+    const name = path.join('.');
+    if (name && fields[name] === undefined) {
+      fields[name] = message;
+    }
+  }
   return new DomainError(
     'VALIDATION_FAILED',
     issue?.message ?? 'The source is not valid',
-    field ? { field } : undefined,
+    field ? { field, fields } : undefined,
   );
 }
 
@@ -161,14 +173,20 @@ export async function findSource(ctx: ServiceContext, nameOrId: string): Promise
   return row;
 }
 
-/** Every source with what it carried, what that cost, and how its dials went over the last `days` days. */
+/** Every source with what it carried, what that cost, and how its dials went over the last `days` days, and its last probe. */
 export async function listSourcesWithFigures(ctx: ServiceContext, props: { days: number; now?: Date }) {
   const { from, to } = supplyWindow(props.days, props.now);
-  const [rows, usage] = await Promise.all([listSources(ctx.db), listSourceUsage(ctx.db, { from, to })]);
+  const [rows, usage, probes] = await Promise.all([
+    listSources(ctx.db),
+    listSourceUsage(ctx.db, { from, to }),
+    listSourceProbes(ctx.db),
+  ]);
   return rows.map((row) => {
+    const probe = probes.find((one) => one.sourceId === row.id);
     const sums = sumUsage(usage.filter((day) => day.sourceId === row.id));
     return {
       row,
+      probe: probe ? presentProbe(probe) : null,
       carriedBytes: sums.carriedBytes,
       billedBytes: sums.billedBytes,
       costCents: centsForByteCents(sums.costByteCents),

@@ -1,11 +1,12 @@
-import type {
-  AdminSource,
-  SourceFigures,
-  SupplyMoney,
-  SupplyRangeDays,
+import {
+  type AdminSource,
+  PROBE_FAILURES_TO_HOLD_DOWN,
+  type SourceFigures,
+  type SupplyMoney,
+  type SupplyRangeDays,
 } from '@bytegate/contracts/admin-supply';
 import { BYTES_PER_GB, PRICE_PER_GB_CENTS } from '@bytegate/contracts/constants';
-import type { SourceRow } from '@bytegate/db/queries';
+import type { SourceProbeRow, SourceRow } from '@bytegate/db/queries';
 import { maskEndpointUrl } from './source-input.ts';
 
 // The Supply page's arithmetic, pure: which UTC days a range covers, and what a source's bytes earned and
@@ -131,8 +132,21 @@ export function addMoney(figures: readonly SupplyMoney[]): SupplyMoney {
   return total;
 }
 
-/** A source as staff see it: its endpoint with the password masked, no templates. */
-export function presentSource(row: SourceRow): AdminSource {
+/** A network's last probe as staff see it. */
+export function presentProbe(probe: SourceProbeRow): NonNullable<AdminSource['lastProbe']> {
+  return {
+    checkedAt: probe.checkedAt.toISOString(),
+    isOk: probe.isOk,
+    connectMs: probe.connectMs,
+    error: probe.error,
+    exitIp: probe.lastProbeExitIp,
+    consecutiveFailures: probe.consecutiveFailures,
+    isHeldDown: probe.consecutiveFailures >= PROBE_FAILURES_TO_HOLD_DOWN && probe.failingSince !== null,
+  };
+}
+
+/** A source as staff see it: its endpoint with the password masked, no templates; its last probe. */
+export function presentSource(row: SourceRow, probe?: SourceProbeRow): AdminSource {
   return {
     id: row.id,
     name: row.name,
@@ -145,5 +159,6 @@ export function presentSource(row: SourceRow): AdminSource {
     costPerGbCents: row.costPerGbCents,
     alarm: row.alarm,
     alarmAt: row.alarmAt?.toISOString() ?? null,
+    lastProbe: probe ? presentProbe(probe) : null,
   };
 }

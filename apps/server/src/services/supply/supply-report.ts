@@ -4,7 +4,14 @@ import {
   type SupplyResponse,
 } from '@bytegate/contracts/admin-supply';
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
-import { getSource, listSources, listSourceUsage, type SourceRow } from '@bytegate/db/queries';
+import {
+  getSource,
+  listSourceProbes,
+  listSources,
+  listSourceUsage,
+  type SourceProbeRow,
+  type SourceRow,
+} from '@bytegate/db/queries';
 import type { ServiceContext } from '../context.ts';
 import { toCsv } from '../export/csv.ts';
 import { sourceNotFound } from './sources.ts';
@@ -46,14 +53,31 @@ async function usageBySource(ctx: ServiceContext, window: SupplyWindow, sourceId
   return bySource;
 }
 
+/** Every source's last probe, by source. */
+async function probesBySource(ctx: ServiceContext): Promise<Map<string, SourceProbeRow>> {
+  return new Map((await listSourceProbes(ctx.db)).map((probe) => [probe.sourceId, probe]));
+}
+
+/** A source changed or added in the console, as its answer shows it (with its last probe). */
+export async function presentSourceOf(ctx: ServiceContext, row: SourceRow) {
+  return presentSource(row, (await probesBySource(ctx)).get(row.id));
+}
+
 const totalsOf = (row: SourceRow, days: Map<string, UsageSums> | undefined) =>
   figuresOf(sumUsage([...(days?.values() ?? [])]), row);
 
 /** `GET /api/admin/sources`: every source with its totals over the range, and all of them together. */
 export async function listSupply(ctx: ServiceContext, props: SupplyProps): Promise<SupplyResponse> {
   const window = supplyWindow(props.days, props.now);
-  const [rows, usage] = await Promise.all([listSources(ctx.db), usageBySource(ctx, window)]);
-  const sources = rows.map((row) => ({ ...presentSource(row), totals: totalsOf(row, usage.get(row.id)) }));
+  const [rows, usage, probes] = await Promise.all([
+    listSources(ctx.db),
+    usageBySource(ctx, window),
+    probesBySource(ctx),
+  ]);
+  const sources = rows.map((row) => ({
+    ...presentSource(row, probes.get(row.id)),
+    totals: totalsOf(row, usage.get(row.id)),
+  }));
   return { range: rangeOf(window), sources, totals: addMoney(sources.map((source) => source.totals)) };
 }
 
@@ -67,10 +91,11 @@ export async function listSourceDays(
     throw sourceNotFound();
   }
   const window = supplyWindow(props.days, props.now);
-  const days = (await usageBySource(ctx, window, row.id)).get(row.id);
+  const [usage, probes] = await Promise.all([usageBySource(ctx, window, row.id), probesBySource(ctx)]);
+  const days = usage.get(row.id);
   return {
     range: rangeOf(window),
-    source: { ...presentSource(row), totals: totalsOf(row, days) },
+    source: { ...presentSource(row, probes.get(row.id)), totals: totalsOf(row, days) },
     days: windowDays(window).map((date) => ({
       date,
       ...figuresOf(days?.get(date) ?? sumUsage([]), row),

@@ -11,6 +11,7 @@ import { SegmentedControl } from '../../components/ui/segmented-control.tsx';
 import { formatGb, formatUtcDay } from '../../features/admin/format.ts';
 import { PageHeader } from '../../features/admin/page-header.tsx';
 import { EmptyState, ErrorState, LoadingRows } from '../../features/admin/states.tsx';
+import { AddSourceDialog } from '../../features/admin/supply/add-source-dialog.tsx';
 import { ReconciliationCard } from '../../features/admin/supply/reconciliation-card.tsx';
 import { formatCents, Margin } from '../../features/admin/supply/source-labels.tsx';
 import { SourcesTable } from '../../features/admin/supply/sources-table.tsx';
@@ -54,8 +55,8 @@ function Totals({ totals }: { totals: SupplyMoney }) {
 
 /**
  * Supply: where each pool's traffic goes out (our own exits, wholesale networks), what each source carried,
- * earned and cost over the last 7 or 30 UTC days, and its alarms; admins change weights, states and costs.
- * Below, a source's days reconciled with its vendor's usage export (admins import it).
+ * earned and cost over the last 7 or 30 UTC days, its alarms and last probe; admins add sources and change
+ * weights, states and costs. Below, a source's days reconciled with its vendor's usage export (admins import it).
  */
 export function SupplyPage({ staffRole }: { staffRole: StaffRole }) {
   useDocumentTitle('Supply · Console');
@@ -74,8 +75,9 @@ export function SupplyPage({ staffRole }: { staffRole: StaffRole }) {
         description={
           canChange
             ? 'Where each pool’s traffic goes out, what every source carried, earned and cost, and its alarms.'
-            : 'Where each pool’s traffic goes out, what every source carried, earned and cost. Only admins change sources.'
+            : 'Where each pool’s traffic goes out, what every source carried, earned and cost. Only admins add and change sources.'
         }
+        actions={canChange ? <AddSourceDialog /> : null}
       />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SegmentedControl
@@ -113,8 +115,9 @@ export function SupplyPage({ staffRole }: { staffRole: StaffRole }) {
           </div>
         ) : supply.data.sources.length === 0 ? (
           <EmptyState icon={NetworkIcon} title="No sources yet">
-            Add one with <code className="font-mono text-gray-800">bytegate sources add</code>: a wholesale
-            network or a pool’s own exits.
+            {canChange ? 'Add one with Add source above, or ' : 'An admin adds them here, or '}
+            with <code className="font-mono text-gray-800">bytegate sources add</code>: a wholesale network or
+            a pool’s own exits.
           </EmptyState>
         ) : (
           <div

@@ -1,4 +1,5 @@
 import {
+  addSourceRequestSchema,
   changeSourceRequestSchema,
   sourceDaysResponseSchema,
   sourceParamsSchema,
@@ -11,9 +12,13 @@ import { z } from 'zod';
 import { staffActorOf } from '../../../services/back-office/staff-actor.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { checkMayChangeInventory } from '../../../services/inventory/inventory-access.ts';
-import { changeSource } from '../../../services/supply/sources.ts';
-import { presentSource } from '../../../services/supply/supply-figures.ts';
-import { listSourceDays, listSupply, supplyCsv } from '../../../services/supply/supply-report.ts';
+import { addSource, changeSource } from '../../../services/supply/sources.ts';
+import {
+  listSourceDays,
+  listSupply,
+  presentSourceOf,
+  supplyCsv,
+} from '../../../services/supply/supply-report.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 import { sendCsv } from '../stats/stats.routes.ts';
@@ -24,14 +29,16 @@ const refusals = {
   403: errorResponseSchema,
   404: errorResponseSchema,
 };
+/** A source's name is taken, or its pool's own exits are a source already. */
+const CONFLICT = { 409: errorResponseSchema };
 const security = [{ bearer: [] }];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The sources of supply in the console (the Supply page): what each carried, earned and cost over the
- * last 7 or 30 UTC days, day by day, as a CSV, and an admin's changes (weight, state, cost, clearing the
- * alarm), audited by `changeSource` as `bytegate sources set` is. Support reads; a network's password
- * never leaves the server (every answer goes through `presentSource`).
+ * last 7 or 30 UTC days, day by day, as a CSV, and an admin's additions and changes (weight, state, cost,
+ * clearing the alarm), audited by `addSource` and `changeSource` as `bytegate sources add` and `set` are.
+ * Support reads; a network's password never leaves the server (every answer goes through `presentSource`).
  */
 export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   const actorOf = (request: Parameters<typeof getAuth>[0]) => staffActorOf(getAuth(request).user);
@@ -83,6 +90,28 @@ export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
     async (request) => listSourceDays(ctx, { sourceId: request.params.sourceId, days: request.query.days }),
   );
 
+  app.post(
+    '/sources',
+    {
+      // Refused before the body is read (the use case checks it too).
+      onRequest: async (request) => checkMayChangeInventory(actorOf(request), 'sources'),
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Add a source (admins): a wholesale network, or a pool’s own exits, as `bytegate sources add` does; audited',
+        security,
+        body: addSourceRequestSchema,
+        response: { 201: sourceResponseSchema, ...refusals, ...CONFLICT },
+      },
+    },
+    async (request, reply) => {
+      const { reason, ...input } = request.body;
+      const row = await addSource(ctx, { input, reason, actor: actorOf(request) });
+      reply.code(201);
+      return { source: await presentSourceOf(ctx, row) };
+    },
+  );
+
   app.patch(
     '/sources/:sourceId',
     {
@@ -106,7 +135,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = asy
         reason,
         actor: actorOf(request),
       });
-      return { source: presentSource(row) };
+      return { source: await presentSourceOf(ctx, row) };
     },
   );
 };

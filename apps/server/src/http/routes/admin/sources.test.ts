@@ -188,6 +188,7 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
         costPerGbCents: 120,
         alarm: null,
         alarmAt: null,
+        lastProbe: null,
         totals: {
           carriedBytes: 1.5 * GB,
           billedBytes: 2.5 * GB,
@@ -398,6 +399,7 @@ describe.each(testDatabaseKinds())('the Supply page API on %s', (kind) => {
         costPerGbCents: 95,
         alarm: null,
         alarmAt: null,
+        lastProbe: null,
       });
       // The 1.5 GB were carried at $1.20: still 180 cents (sources-cost-history.test.ts carries more).
       expect(byName(await list(), 'Oxylabs residential')?.totals).toMatchObject({

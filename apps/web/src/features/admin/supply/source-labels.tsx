@@ -38,7 +38,7 @@ export function SourceStateBadge({ state }: { state: SourceState }) {
 }
 
 /** The vendors' names as they write them; a grammar this build does not know shows as it is. */
-const GRAMMAR_NAMES: Record<string, string> = {
+export const GRAMMAR_LABELS: Record<string, string> = {
   brightdata: 'Bright Data',
   oxylabs: 'Oxylabs',
   decodo: 'Decodo',
@@ -53,7 +53,7 @@ export function sourceKindLabel(source: Pick<AdminSource, 'kind' | 'grammar'>): 
   if (source.kind === 'exits') {
     return 'Own exits';
   }
-  return `Network · ${source.grammar ? (GRAMMAR_NAMES[source.grammar] ?? source.grammar) : 'no grammar'}`;
+  return `Network · ${source.grammar ? (GRAMMAR_LABELS[source.grammar] ?? source.grammar) : 'no grammar'}`;
 }
 
 /** 'Residential · Network · Oxylabs'. */

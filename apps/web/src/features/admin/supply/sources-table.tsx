@@ -22,6 +22,7 @@ import {
   SourceStateBadge,
   sourceSummary,
 } from './source-labels.tsx';
+import { SourceProbeSummary } from './source-probe.tsx';
 
 interface SourcesTableProps {
   sources: AdminSourceWithTotals[];
@@ -128,9 +129,10 @@ export function SourcesTable({ sources, days, canChange }: SourcesTableProps) {
                     <p className="max-w-52 text-xs break-all text-gray-500">{source.url}</p>
                   ) : null}
                 </TableCell>
-                <TableCell className={cn(cell, 'space-y-1')}>
+                <TableCell className={cn(cell, 'max-w-44 min-w-32 space-y-1')}>
                   <SourceStateBadge state={source.state} />
                   <p className="text-xs text-gray-600 tabular-nums">weight {formatInteger(source.weight)}</p>
+                  <SourceProbeSummary source={source} />
                 </TableCell>
                 <TableCell className={cn(cell, 'text-right tabular-nums')}>
                   {formatCents(source.costPerGbCents)}
@@ -191,6 +193,7 @@ export function SourcesTable({ sources, days, canChange }: SourcesTableProps) {
               </Figure>
               <Figure label="Connect">{formatMs(source.totals.meanConnectMs)}</Figure>
             </dl>
+            <SourceProbeSummary source={source} />
             {source.alarm ? <Alarm source={source} canChange={canChange} /> : null}
             <div className="flex flex-wrap items-center gap-2">
               <SourceDaysDialog source={source} days={days} />
