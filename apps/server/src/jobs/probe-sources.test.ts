@@ -26,6 +26,7 @@ describe.each(testDatabaseKinds())('the source probe job on %s', (kind) => {
   let plan: Awaited<ReturnType<typeof buyDatacenterPlan>>;
   /** The address the probe target says it saw, as an echo service on the internet would (a public one). */
   let reportedIp: string | undefined;
+  let probePort = 0;
 
   beforeAll(async () => {
     fixture = await startGatewayFixture(kind);
@@ -37,6 +38,7 @@ describe.each(testDatabaseKinds())('the source probe job on %s', (kind) => {
     });
     await new Promise<void>((resolve) => probeTarget.listen(0, '127.0.0.1', resolve));
     const { port } = probeTarget.address() as AddressInfo;
+    probePort = port;
     fixture.server.config.exitProbe = { url: `http://127.0.0.1:${port}/ip`, intervalSeconds: 1 };
     const us = (address: string) => [{ address, country: 'US', city: 'dallas' }];
     const [ok, flaky, refusing, exhausted, empty] = await Promise.all([
@@ -223,7 +225,9 @@ describe.each(testDatabaseKinds())('the source probe job on %s', (kind) => {
   });
 
   it("locates each probe's exit IP into the network's catalog as a learned place", async () => {
-    // Loopback exits teach nothing (no country); an echo service reporting a public address does.
+    // The target is back (the test above stopped it). Loopback exits teach nothing (no country); an echo
+    // service reporting a public address does.
+    await new Promise<void>((resolve) => probeTarget.listen(probePort, '127.0.0.1', resolve));
     reportedIp = '139.130.4.5';
     try {
       await probeSources(ctx());
