@@ -213,7 +213,7 @@ for (const { name, child } of children) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    // The first drains every child (README "Shutdown"); a second one makes them exit at once.
+    // The first drains every child (docs/processes.md "Shutdown"); a second one makes them exit at once.
     say(stopping ? `${signal} again: stopping at once` : `${signal}: draining every process`);
     stopping = true;
     stopAll(signal);

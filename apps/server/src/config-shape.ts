@@ -3,7 +3,7 @@ import type { UnsafeSetting } from './unsafe-settings.ts';
 
 // The settings as the rest of the server reads them, once config.ts has validated them.
 
-/** When the built-in payment sandboxes may stand in for a provider (README, "Payments in production"). */
+/** When the built-in payment sandboxes may stand in for a provider (docs/money.md, "Payments in production"). */
 export type PaymentsSandboxSetting = 'auto' | 'on' | 'off';
 
 /**
@@ -112,7 +112,7 @@ export interface Config {
    * inside our network).
    */
   webhooks: { allowPrivateTargets: boolean };
-  /** How long SIGTERM lets open tunnels and requests finish before cutting them (README "Shutdown"). */
+  /** How long SIGTERM lets open tunnels and requests finish before cutting them (docs/processes.md "Shutdown"). */
   shutdownGraceMs: number;
   /**
    * Prometheus /metrics: on a port of its own when `port` is set (at `host`), and on the HTTP app only

@@ -7,7 +7,7 @@ import { checkUnsafeSettings, findUnsafeSettings, UNSAFE_SETTING_NAMES } from '.
 
 /**
  * The one validated settings module. Every setting is an environment variable, all optional;
- * a bad value stops start-up with a message naming the variable (see README "Settings").
+ * a bad value stops start-up with a message naming the variable (see docs/settings.md "Settings").
  */
 
 const port = z.coerce.number().int().min(1).max(65535);

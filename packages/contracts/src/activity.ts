@@ -5,7 +5,7 @@ import { POOL_NAMES, type PoolType } from './pools.ts';
 import { text } from './text.ts';
 
 // The account's activity feed (issue 19): what happened on a customer's account, as the customer reads
-// it. Each kind is written by the server where the thing happens (README, "Account activity"), with the
+// it. Each kind is written by the server where the thing happens (docs/api.md, "Account activity"), with the
 // `details` below (money in integer cents, traffic in bytes, no staff member's name or internal note),
 // and worded here, once, for the dashboard and the API alike.
 

@@ -27,7 +27,7 @@ export const refundRefusalSchema = z.object({ code: z.string(), message: z.strin
 
 /**
  * `GET /api/admin/orders/:orderId/refund`: exactly what a refund would move, computed by the server
- * (README, "Refunds"). A purchase credits its unused part back and takes those bytes off its plan; a
+ * (docs/money.md, "Refunds"). A purchase credits its unused part back and takes those bytes off its plan; a
  * top-up refunded outside the product takes its credited dollars off the balance.
  */
 export const refundPreviewSchema = z.object({

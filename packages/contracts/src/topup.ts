@@ -9,14 +9,14 @@ export const topupMessages = {
   failed: 'Payment processing failed. Please try again.',
   success: 'Payment successful',
   failure: 'Payment failed',
-  /** A provider this server does not run (README, "Payments in production"). */
+  /** A provider this server does not run (docs/money.md, "Payments in production"). */
   providerUnavailable: (provider: string) =>
     `Payments with ${provider} are not available right now. Please use another payment method.`,
   /** A partial payment without a USD figure: support checks it by hand before anything is credited. */
   underReview:
     'Your payment arrived short and is under review. We credit it once it is checked; no need to pay again.',
   testMode: 'Test mode: payments are simulated',
-  /** A payment that stopped short of the invoice, and what arrived was credited (README, "Top-ups"). */
+  /** A payment that stopped short of the invoice, and what arrived was credited (docs/money.md, "Top-ups"). */
   partialCredited: 'Partial payment credited',
   partialCreditedDetail: (credited: string, invoiced: string) =>
     `${credited} of the ${invoiced} invoice reached us and was added to your balance. Start a new top-up for the rest.`,

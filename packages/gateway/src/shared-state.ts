@@ -2,7 +2,7 @@ import type { AuthFailureCounts } from './auth-throttle.ts';
 import type { TrafficAllowance } from './tunnel/traffic-allowance.ts';
 
 /**
- * What one gateway process shares with the others serving the same customers (README "Processes and
+ * What one gateway process shares with the others serving the same customers (docs/processes.md "Processes and
  * roles"): thread slots, traffic allowances and sticky sessions. Without it the engine keeps them in its
  * own memory (ThreadLimits, LocalTrafficAllowance, StickySessions); the server backs them with Redis.
  * The hot path stays synchronous except where the fleet must agree before a connection goes on: taking a

@@ -16,7 +16,7 @@ export function gatewayWorkerNumber(): number | null {
 }
 
 /**
- * GATEWAY_WORKERS=N (README "Processes and roles"): the primary process forks N gateway processes that
+ * GATEWAY_WORKERS=N (docs/processes.md "Processes and roles"): the primary process forks N gateway processes that
  * share the gateway's listening ports (node:cluster hands each new connection to one of them in turn)
  * and coordinate through Redis as separate hosts would. Each is `bytegate start` with ROLES=gateway; its
  * metrics and health answer on METRICS_PORT + its number. A worker that dies is started again; SIGTERM

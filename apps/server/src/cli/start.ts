@@ -73,7 +73,7 @@ export async function start(config: Config): Promise<void> {
   let gatewayWorkers: ReturnType<typeof startGatewayWorkers> | null = null;
   // The console's health view reads this process's gateway, once it runs.
   const gatewayConnections = () => gateway?.connections() ?? null;
-  // Prometheus (README "Metrics"): /metrics on the HTTP app with METRICS_TOKEN, on METRICS_PORT alone.
+  // Prometheus (docs/processes.md "Metrics"): /metrics on the HTTP app with METRICS_TOKEN, on METRICS_PORT alone.
   const metrics = createMetrics({
     db: database.db,
     ...(runsGateway ? { gateway: () => gateway?.stats() ?? null } : {}),
@@ -133,7 +133,7 @@ export async function start(config: Config): Promise<void> {
           return null;
         })
       : null;
-  // SIGTERM drains (README "Shutdown"): every part stops accepting at once, work under way gets the grace.
+  // SIGTERM drains (docs/processes.md "Shutdown"): every part stops accepting at once, work under way gets the grace.
   exitOnSignals({
     graceMs: config.shutdownGraceMs,
     log: app.log,

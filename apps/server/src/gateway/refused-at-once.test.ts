@@ -3,7 +3,7 @@ import { testDatabaseKinds } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyDatacenterPlan, type GatewayFixture, startGatewayFixture } from '../testing/gateway-fixture.ts';
 
-// "Refused at once" (README "Revocation"): an API write that takes a credential away answers only once
+// "Refused at once" (docs/gateway.md "Revocation"): an API write that takes a credential away answers only once
 // the gateway in the same process has read it, so the very next CONNECT (no sleep, no polling) with the
 // old credential is refused, and the new one works.
 

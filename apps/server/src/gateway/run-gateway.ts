@@ -65,7 +65,7 @@ export async function runGateway(
 ): Promise<RunningGateway> {
   const store = new DbGatewayStore(db, overrides.onUsageFlush);
   await store.refresh();
-  // With Redis, thread slots, traffic and sticky sessions are the fleet's (README "Processes and roles").
+  // With Redis, thread slots, traffic and sticky sessions are the fleet's (docs/processes.md "Processes and roles").
   const fleet: Fleet | null = config.redisUrl
     ? await joinFleet({ redisUrl: config.redisUrl, prefix: config.redisPrefix, store, log })
     : null;

@@ -146,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(bodyDepthPlugin);
   await app.register(securityHeadersPlugin, { config });
   // With REDIS_URL the API's rate limits count across every API process; while Redis is away they let
-  // requests through (skipOnError) rather than refuse everyone: the README's Redis-down policy.
+  // requests through (skipOnError) rather than refuse everyone: the Redis-down policy of docs/processes.md.
   const redis = config.redisUrl ? (options.redis ?? createRedis(config.redisUrl)) : null;
   if (redis && !options.redis) {
     app.addHook('onClose', async () => {

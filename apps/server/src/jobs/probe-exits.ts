@@ -33,7 +33,7 @@ export interface ProbeRound {
 }
 
 /**
- * One round of the exit health job (README, "Exit health"): a real request through every switched-on
+ * One round of the exit health job (docs/gateway.md, "Exit health"): a real request through every switched-on
  * exit to EXIT_PROBE_URL, recorded in exit_probes; then the rules of exit-health-rules.ts over the
  * probes and the last hour of real traffic take failing exits out of rotation and put recovered ones
  * back, each audited as `system`. Without EXIT_PROBE_URL it does nothing.

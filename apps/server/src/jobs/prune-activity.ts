@@ -9,7 +9,7 @@ export function activityCutoff(now: Date, months = ACTIVITY_RETENTION_MONTHS): D
   return cutoff;
 }
 
-/** Customers' activity feeds keep 13 months (README, "Account activity"); older entries are dropped. */
+/** Customers' activity feeds keep 13 months (docs/api.md, "Account activity"); older entries are dropped. */
 export async function pruneActivity(ctx: ServiceContext, now = new Date()): Promise<void> {
   await deleteActivityBefore(ctx.db, { before: activityCutoff(now) });
 }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 /**
  * A Redis connection for state shared by many processes. Commands fail at once while Redis is away
  * (no offline queue, one try each) instead of piling up: the callers have a policy for that (the API's
- * rate limits let requests through; see the README's "Redis unavailable"). It reconnects on its own.
+ * rate limits let requests through; see docs/processes.md, "Redis unavailable"). It reconnects on its own.
  */
 export function createRedis(
   url: string,

@@ -44,7 +44,7 @@ declare module 'ioredis' {
 /**
  * A plan's thread limit counted over every gateway: one script call per new connection (pipelined with
  * the connection's other round trips), one write when it ends. This process's own counts are a
- * ThreadLimits, which is also the limit while Redis is away (README "Redis unavailable").
+ * ThreadLimits, which is also the limit while Redis is away (docs/processes.md "Redis unavailable").
  */
 export class FleetThreadSlots implements ThreadSlots {
   private readonly local = new ThreadLimits();

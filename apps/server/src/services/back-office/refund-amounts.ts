@@ -1,7 +1,7 @@
 import { REFUND_WINDOW_MS } from '@bytegate/contracts/admin';
 import { BYTES_PER_GB } from '@bytegate/contracts/constants';
 
-// The arithmetic of refunds (README, "Refunds"), apart from the locked transaction that applies it.
+// The arithmetic of refunds (docs/money.md, "Refunds"), apart from the locked transaction that applies it.
 
 /** The bytes a purchase order bought, from what purchase-plan.ts stored with it; null if it says none. */
 export function boughtBytesOf(details: Record<string, unknown>): number | null {

@@ -37,7 +37,7 @@ interface RefundDecision {
 
 const dateOf = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The pure rule (README, "Refunds"): what refunding `order` moves now, or the refusal. */
+/** The pure rule (docs/money.md, "Refunds"): what refunding `order` moves now, or the refusal. */
 function decideRefund(facts: {
   order: OrderRow;
   balanceCents: number;
@@ -163,7 +163,7 @@ export async function previewRefund(
 }
 
 /**
- * Refunds an order once (README, "Refunds"). A purchase within 7 days of its completion: its unused
+ * Refunds an order once (docs/money.md, "Refunds"). A purchase within 7 days of its completion: its unused
  * bytes come off the plan (the gateway sees the smaller total within a second, by `updated_at`) and
  * their share of the price is credited back. A top-up whose money was returned outside the product:
  * what it credited is taken off the balance, refused when the balance no longer holds it. One

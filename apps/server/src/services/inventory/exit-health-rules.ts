@@ -1,4 +1,4 @@
-// When the health job takes an exit out of rotation and when it puts one back (README, "Exit health").
+// When the health job takes an exit out of rotation and when it puts one back (docs/gateway.md, "Exit health").
 // Pure decisions, apart from the probing and the writes (jobs/probe-exits.ts), so they are tested alone.
 
 /** Probes in a row that must fail before an exit leaves rotation. */

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Webhook signatures (README "Notifications"; Help Center "Webhooks"): every POST carries
+ * Webhook signatures (docs/api.md "Notifications"; Help Center "Webhooks"): every POST carries
  * `Bytegate-Signature: t=<unix seconds>,v1=<hex>`, where the hex is HMAC-SHA256 with the endpoint's
  * secret over `<t>.<the raw body>`. A receiver recomputes it, compares in constant time and refuses a
  * `t` more than 5 minutes away from its clock, so a captured request cannot be replayed later.

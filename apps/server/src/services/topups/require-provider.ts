@@ -5,7 +5,7 @@ import { DomainError } from '../domain-error.ts';
 
 /**
  * The provider a top-up route serves, or the coded refusal when this server does not run it: no
- * credentials, and no sandbox may stand in for it beside a real provider (README, "Payments in
+ * credentials, and no sandbox may stand in for it beside a real provider (docs/money.md, "Payments in
  * production"). Nothing is stored for a refused call.
  */
 export function requireProvider<Name extends ProviderName>(

@@ -17,7 +17,7 @@ import { notify } from '../notifications/notify.ts';
 export type SettleResult = 'credited' | 'failed' | 'pending' | 'review' | 'already-settled' | 'mismatch';
 
 /**
- * The amount a settled invoice credits (README, "Top-ups"): the invoice amount when paid in full or
+ * The amount a settled invoice credits (docs/money.md, "Top-ups"): the invoice amount when paid in full or
  * over; when the payer stopped short, what actually arrived in USD (never more than the invoice); else
  * 0. Null: paid short with no USD figure, so nobody can say what to credit (manual review).
  */
@@ -91,7 +91,7 @@ async function settleLocked(
     }
     const creditCents = creditForSnapshot(snapshot);
     if (creditCents === null) {
-      // Never guess an amount from a coin figure: hold the order for a person (README, "Payments in production").
+      // Never guess an amount from a coin figure: hold the order for a person (docs/money.md, "Payments in production").
       await updateOrder(tx, {
         orderId,
         set: {

@@ -4,7 +4,7 @@ const statuses: Record<string, { label: string; tone: 'success' | 'warning' | 'd
   completed: { label: 'Completed', tone: 'success' },
   pending: { label: 'Pending', tone: 'warning' },
   failed: { label: 'Failed', tone: 'danger' },
-  // A top-up paid short with no USD figure, held for a person to check (README, "Payments in production").
+  // A top-up paid short with no USD figure, held for a person to check (docs/money.md, "Payments in production").
   review: { label: 'Under review', tone: 'warning' },
 };
 

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../../services/context.ts';
 import { getAuth } from '../../plugins/auth.ts';
 import { errorResponseSchema } from '../errors.ts';
 
-/** The signed-in account's activity feed (README, "Account activity"). */
+/** The signed-in account's activity feed (docs/api.md, "Account activity"). */
 export const activityRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(
     '/account/activity',

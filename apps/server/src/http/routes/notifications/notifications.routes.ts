@@ -43,7 +43,7 @@ const cursorQuerySchema = z.object({ cursor: text('Cursor').max(200).optional() 
 const WEBHOOK_ACTIONS = { max: 20, windowMs: 60 * 60_000 };
 
 /**
- * Notifications (README "Notifications"): what a customer is told of and how (email, webhook), the
+ * Notifications (docs/api.md "Notifications"): what a customer is told of and how (email, webhook), the
  * webhook's address, secret, test and delivery log, and each plan's low-traffic alert and auto-buy.
  */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: ServiceContext }> = async (app, { ctx }) => {
