@@ -155,10 +155,15 @@ export async function mapLimited<T, R>(
 }
 
 /**
- * The health job for start.ts's list: none without EXIT_PROBE_URL. A round still under way when the
- * next is due makes that one a no-op (a large inventory on a slow target must not pile rounds up).
+ * A probe job for start.ts's list, every EXIT_PROBE_URL interval; none without EXIT_PROBE_URL. A round
+ * still under way when the next is due makes that one a no-op (a large inventory on a slow target must
+ * not pile rounds up).
  */
-export function exitProbeJobs(ctx: ServiceContext): Job[] {
+export function probeJobs(
+  ctx: ServiceContext,
+  name: string,
+  round: (ctx: ServiceContext) => Promise<unknown>,
+): Job[] {
   const settings = ctx.config.exitProbe;
   if (!settings) {
     return [];
@@ -166,7 +171,7 @@ export function exitProbeJobs(ctx: ServiceContext): Job[] {
   let isRunning = false;
   return [
     {
-      name: 'probe-exits',
+      name,
       everyMs: settings.intervalSeconds * 1000,
       run: async () => {
         if (isRunning) {
@@ -174,7 +179,7 @@ export function exitProbeJobs(ctx: ServiceContext): Job[] {
         }
         isRunning = true;
         try {
-          await probeExits(ctx);
+          await round(ctx);
         } finally {
           isRunning = false;
         }
@@ -182,3 +187,6 @@ export function exitProbeJobs(ctx: ServiceContext): Job[] {
     },
   ];
 }
+
+/** The exit health job. */
+export const exitProbeJobs = (ctx: ServiceContext): Job[] => probeJobs(ctx, 'probe-exits', probeExits);

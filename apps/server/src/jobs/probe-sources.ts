@@ -5,7 +5,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { type ProbeTarget, resolveProbeTarget } from '../services/inventory/probe-through-exit.ts';
 import { onProbeExitIp } from '../services/supply/on-probe-exit-ip.ts';
 import { type NetworkProbeOutcome, probeThroughNetwork } from '../services/supply/probe-through-network.ts';
-import { mapLimited } from './probe-exits.ts';
+import { mapLimited, probeJobs } from './probe-exits.ts';
 import type { Job } from './scheduler.ts';
 
 /** Networks probed at once: a handful of sources, each its own vendor. */
@@ -104,31 +104,5 @@ export async function probeSources(
   return round;
 }
 
-/**
- * The source probe job for start.ts's list, beside the exits' (same EXIT_PROBE_URL and interval); none
- * without it. A round still under way when the next is due makes that one a no-op.
- */
-export function sourceProbeJobs(ctx: ServiceContext): Job[] {
-  const settings = ctx.config.exitProbe;
-  if (!settings) {
-    return [];
-  }
-  let isRunning = false;
-  return [
-    {
-      name: 'probe-sources',
-      everyMs: settings.intervalSeconds * 1000,
-      run: async () => {
-        if (isRunning) {
-          return;
-        }
-        isRunning = true;
-        try {
-          await probeSources(ctx);
-        } finally {
-          isRunning = false;
-        }
-      },
-    },
-  ];
-}
+/** The source probe job, beside the exits' (same EXIT_PROBE_URL and interval). */
+export const sourceProbeJobs = (ctx: ServiceContext): Job[] => probeJobs(ctx, 'probe-sources', probeSources);
