@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStaffRole } from '../services/back-office/set-staff-role.ts';
 import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { adjustBalance } from '../services/billing/adjust-balance.ts';
-import {
-  type JsonSchema,
-  type OpenApi,
-  type Parameter,
-  sampleAt,
-  textPaths,
-  withNul,
-} from '../testing/openapi-samples.ts';
+import { type OpenApi, type Parameter, sampleAt, textPaths, withNul } from '../testing/openapi-samples.ts';
 import { createUserViaApi, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 // Hostile input on every route of the API, found from the OpenAPI document the app serves (a new route
