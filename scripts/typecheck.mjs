@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 const projects = [
   'packages/contracts',
   'packages/db',
+  'packages/agent',
   'packages/gateway',
   'apps/server',
   'apps/web',

@@ -1,3 +1,7 @@
+export * from './agents/agent-link.ts';
+export * from './agents/directory.ts';
+export * from './agents/hub.ts';
+export * from './agents/hub-certificate.ts';
 export * from './allowlist-holders.ts';
 export * from './auth-throttle.ts';
 export * from './counters.ts';

@@ -1,4 +1,5 @@
 import type { SavedTargeting } from '@bytegate/contracts/targeting';
+import type { AgentTunnelOpener } from './agents/agent-link.ts';
 import {
   type AllowlistEntry,
   plainAddress,
@@ -83,11 +84,13 @@ interface ExitLocation {
 /**
  * An exit node: where customer traffic leaves. `direct` exits leave from this host, optionally bound to
  * a local address (how a pool of many IPs works, and what tests observe); `upstream` exits relay through
- * another HTTP or SOCKS5 proxy.
+ * another HTTP or SOCKS5 proxy; `agent` exits are exit agents connected to this gateway's hub, which
+ * resolve and connect from their own address (agents/).
  */
 export type Exit =
   | (ExitLocation & { kind: 'direct'; localAddress?: string | undefined })
-  | (ExitLocation & { kind: 'upstream'; upstream: UpstreamProxy });
+  | (ExitLocation & { kind: 'upstream'; upstream: UpstreamProxy })
+  | (ExitLocation & { kind: 'agent'; link: AgentTunnelOpener });
 
 /** One drain of the meter, under the id that lets the store tell whether it was stored. */
 export interface UsageFlush {

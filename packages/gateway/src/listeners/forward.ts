@@ -87,13 +87,13 @@ function forwardAdmitted(
     const unblocks = admitted.plan.unblocks;
     const last = session.lastTarget;
     if (last && last.host === url.host && last.port === url.port && last.unblocks === unblocks) {
-      new ForwardFlow(ctx, session, from, admitted, request, last.address, url.port).start(body);
+      new ForwardFlow(ctx, session, from, admitted, request, last.address, url.port, url.host).start(body);
       return;
     }
     resolveTarget(ctx.policy, url, unblocks).then(
       (address) => {
         session.lastTarget = { host: url.host, port: url.port, unblocks, address };
-        new ForwardFlow(ctx, session, from, admitted, request, address, url.port).start(body);
+        new ForwardFlow(ctx, session, from, admitted, request, address, url.port, url.host).start(body);
       },
       (error: unknown) => refuseHttp(ctx, client, error, admitted),
     );
@@ -119,6 +119,8 @@ class ForwardFlow implements ExchangeEvents {
     private readonly request: ForwardRequest,
     private readonly address: string,
     private readonly port: number,
+    /** The target's name as the client wrote it (an agent exit resolves it itself). */
+    private readonly host: string,
   ) {
     this.dialer = new ExitDialer(ctx, admitted, admitted.targeting, session.stickyPort);
   }
@@ -153,7 +155,10 @@ class ForwardFlow implements ExchangeEvents {
       return;
     }
     // Read into reused memory (relay.ts): a response body streams on without an allocation per read.
-    const opened = this.dialer.open(exit, this.address, this.port, true);
+    const opened = this.dialer.open(exit, this.address, this.port, true, {
+      host: this.host,
+      carries: 'http',
+    });
     if (!(opened instanceof Promise)) {
       // A direct exit: the request waits in the connecting socket.
       this.connection = ctx.targetPool.adopt(opened, key, exchange);

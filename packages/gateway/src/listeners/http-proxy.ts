@@ -87,7 +87,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
     ctx.meter.setHost(client, target.host);
     const address = await resolveTarget(ctx.policy, target, admitted.plan.unblocks);
     const dialer = new ExitDialer(ctx, admitted, admitted.targeting, session.stickyPort);
-    const upstream = await dialer.openTunnel(address, target.port);
+    const upstream = await dialer.openTunnel(address, target.port, target.host);
     if (client.destroyed) {
       // The client left while the exit was connecting: nothing would close this tunnel.
       upstream.destroy();

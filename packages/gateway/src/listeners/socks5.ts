@@ -237,7 +237,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
 
     const address = await resolveTarget(ctx.policy, { host, port }, admitted.plan.unblocks);
     const dialer = new ExitDialer(ctx, admitted, admitted.targeting, session.stickyPort);
-    const upstream = await dialer.openTunnel(address, port);
+    const upstream = await dialer.openTunnel(address, port, host);
     if (client.destroyed) {
       // The client left (or timed out) while the exit was connecting: nothing would close this tunnel.
       upstream.destroy();

@@ -47,7 +47,7 @@ export function chooseExit(exits: ExitIndex, targeting: Targeting, sticky: Stick
   if (bound) {
     return bound;
   }
-  const exit = pickExit(exits, targeting);
+  const exit = pickExit(exits, sticky.sessions.keepCountry(key, targeting));
   sticky.sessions.bind(key, exit, sessionTtlMs(sticky, targeting));
   return exit;
 }

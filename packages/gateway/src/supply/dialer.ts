@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Targeting } from '@bytegate/contracts/targeting';
+import type { AgentCarries } from '../agents/agent-link.ts';
 import { GatewayError } from '../errors.ts';
 import type { ExitIndex } from '../routing/exit-index.ts';
 import { chooseExit, pickExit, type StickyChoice, sessionKey, sessionTtlMs } from '../routing/select-exit.ts';
@@ -66,7 +67,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
   constructor(
     settings: DialSettings,
     admitted: { plan: PlanAccess; proxyUser?: ProxyUserAccess | undefined; userKey?: string | undefined },
-    private readonly targeting: Targeting,
+    private targeting: Targeting,
     readonly stickyPort: number | undefined,
   ) {
     const { plan, proxyUser } = admitted;
@@ -101,6 +102,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
       if (held) {
         return held;
       }
+      this.targeting = this.sessions.keepCountry(key, this.targeting);
     }
     return this.next(key, undefined);
   }
@@ -124,6 +126,10 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     this.tries += 1;
     this.hasMovedOn = true;
     const key = sessionKey(this, this.targeting);
+    if (key !== undefined && this.exit) {
+      // The session moves, within the country it had.
+      this.targeting = this.sessions.keepCountry(key, this.targeting, this.exit.country);
+    }
     const failed = this.source;
     if (this.order === undefined && failed?.kind === 'network') {
       // A session held on a network that failed: the routing's order, less that network.
@@ -191,7 +197,7 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
           continue; // none of ours matches: the next source may have one
         }
         if (key) {
-          this.bindSession(key, exit.id);
+          this.bindSession(key, exit.id, exit.country);
         }
         this.source = source;
         this.exit = exit;
@@ -211,9 +217,9 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
    * A session's new way out (its binding was missing, unusable here, or its exit failed): bound here, and
    * for every gateway of the fleet, so a `sessid` through any of them leaves the same way.
    */
-  private bindSession(key: string, binding: string): void {
+  private bindSession(key: string, binding: string, country?: string): void {
     const ttlMs = sessionTtlMs(this, this.targeting);
-    this.sessions.bindId(key, binding, ttlMs);
+    this.sessions.bindId(key, binding, ttlMs, country);
     this.directory?.rebind(key, binding, ttlMs);
   }
 
@@ -246,8 +252,20 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
   }
 
   /** A connection from `exit` to address:port, counted in the exit's and its source's health. */
-  open(exit: Exit, address: string, port: number, isForRelay: boolean): Socket | Promise<Socket> {
-    return openExit(exit, address, port, { timeoutMs: this.timeoutMs, isForRelay, health: this });
+  open(
+    exit: Exit,
+    address: string,
+    port: number,
+    isForRelay: boolean,
+    target?: { host: string; carries: AgentCarries },
+  ): Socket | Promise<Socket> {
+    return openExit(exit, address, port, {
+      timeoutMs: this.timeoutMs,
+      isForRelay,
+      health: this,
+      host: target?.host,
+      carries: target?.carries,
+    });
   }
 
   opened(exitId: string, connectMs: number): void {
@@ -291,11 +309,11 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
    * while tries are left; NO_HOST_CONNECTION when all fail (NO_RAY when every network said it had no
    * exit for the target).
    */
-  async openTunnel(address: string, port: number): Promise<Socket> {
+  async openTunnel(address: string, port: number, host?: string): Promise<Socket> {
     let exit = this.first();
     for (;;) {
       try {
-        return await this.openConnected(exit, address, port);
+        return await this.openConnected(exit, address, port, host);
       } catch {
         if (!this.canMoveOn) {
           throw this.failedTunnel(port);
@@ -320,9 +338,10 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
       : new GatewayError('NO_HOST_CONNECTION', `Cannot connect to port ${port} of the target`);
   }
 
-  private async openConnected(exit: Exit, address: string, port: number): Promise<Socket> {
+  private async openConnected(exit: Exit, address: string, port: number, host?: string): Promise<Socket> {
     for (let tries = 1; ; tries++) {
-      const opened = this.open(exit, address, port, true);
+      const target = host === undefined ? undefined : { host, carries: 'tunnel' as const };
+      const opened = this.open(exit, address, port, true, target);
       try {
         return await (opened instanceof Promise ? opened : whenConnected(opened));
       } catch (error) {

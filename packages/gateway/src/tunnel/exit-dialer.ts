@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import type { AgentCarries } from '../agents/agent-link.ts';
 import type { StickySessions } from '../routing/sticky-sessions.ts';
 import type { SessionDirectory } from '../shared-state.ts';
 import type { Exit, GatewayStore } from '../store.ts';
@@ -116,11 +117,22 @@ export function openExit(
   exit: Exit,
   address: string,
   port: number,
-  options: { timeoutMs: number; isForRelay: boolean; health?: DialOutcomes | undefined },
+  options: {
+    timeoutMs: number;
+    isForRelay: boolean;
+    health?: DialOutcomes | undefined;
+    /** The target's name as the client gave it: an agent resolves it itself, where it is. */
+    host?: string | undefined;
+    /** Plain HTTP forwarded in clear (an agent's partner may refuse it), or an opaque tunnel. */
+    carries?: AgentCarries | undefined;
+  },
 ): Socket | Promise<Socket> {
   const { timeoutMs, health } = options;
-  if (exit.kind === 'upstream') {
-    const opening = connectViaUpstream(exit.upstream, address, port, timeoutMs);
+  if (exit.kind !== 'direct') {
+    const opening =
+      exit.kind === 'upstream'
+        ? connectViaUpstream(exit.upstream, address, port, timeoutMs)
+        : exit.link.open(options.host ?? address, port, { timeoutMs, carries: options.carries ?? 'tunnel' });
     if (!health) {
       return opening;
     }
@@ -155,7 +167,8 @@ export function connectThroughExit(
   address: string,
   port: number,
   timeoutMs: number,
+  host?: string,
 ): Promise<Socket> {
-  const opened = openExit(exit, address, port, { timeoutMs, isForRelay: false });
+  const opened = openExit(exit, address, port, { timeoutMs, isForRelay: false, host });
   return opened instanceof Promise ? opened : whenConnected(opened);
 }
