@@ -175,7 +175,7 @@ describe('buildMmdb', () => {
   it('reads pointers of every length a data section of 1.5 MB needs (2, 3 and 4 bytes)', () => {
     // Each pair: a record with 600 bytes of its own and a tag, then one that points at the tag.
     const pad = 'x'.repeat(600);
-    const networks: MmdbNetwork[] = Array.from({ length: 2500 }, (_, i) => [
+    const networks = Array.from({ length: 2500 }, (_, i): MmdbNetwork[] => [
       { network: `10.${i >> 8}.${i & 255}.0/25`, data: { pad: `${pad}${i}`, tag: { id: `tag ${i}` } } },
       { network: `10.${i >> 8}.${i & 255}.128/25`, data: { other: i, tag: { id: `tag ${i}` } } },
     ]).flat();
