@@ -1,4 +1,5 @@
 import type { Role } from './config.ts';
+import type { GeoipDatabasePaths } from './geoip/geoip-databases.ts';
 import type { UnsafeSetting } from './unsafe-settings.ts';
 
 // The settings as the rest of the server reads them, once config.ts has validated them.
@@ -104,6 +105,11 @@ export interface Config {
      */
     reconcileToleranceBasisPoints: number;
   };
+  /**
+   * GEOIP_CITY_DB and GEOIP_ASN_DB, absolute (null: the packaged databases); `bytegate start` hands them
+   * to useGeoipDatabases (docs/geoip.md).
+   */
+  geoip: GeoipDatabasePaths;
   /** Where the exit probe job requests through every exit, and how often; null: no probing. */
   exitProbe: { url: string; intervalSeconds: number } | null;
   /**

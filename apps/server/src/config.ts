@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { PRODUCT_NAME } from '@bytegate/contracts/constants';
 import { z } from 'zod';
+import { checkGeoipDatabaseFile, type GeoipDatabaseKind } from './geoip/database-file.ts';
 import { trustProxy } from './trust-proxy.ts';
 import { checkUnsafeSettings, findUnsafeSettings, UNSAFE_SETTING_NAMES } from './unsafe-settings.ts';
 
@@ -101,6 +102,18 @@ const issuerUrl = z.string().refine((value) => {
   }
 }, 'must be an https:// issuer URL, like https://accounts.google.com (http:// only on a loopback host, for tests)');
 
+/** A GeoIP database of the operator's (geoip/database-file.ts says what is one), as an absolute path. */
+const geoipDatabase = (kind: GeoipDatabaseKind) =>
+  z.string().transform((path, ctx) => {
+    try {
+      checkGeoipDatabaseFile(resolve(path), kind);
+      return resolve(path);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      return z.NEVER;
+    }
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -162,6 +175,8 @@ const envSchema = z.object({
       'must be a percentage from 0 to 100, at most two decimals, such as 2 or 0.5',
     )
     .default(200),
+  GEOIP_CITY_DB: optionalText.pipe(geoipDatabase('city').optional()),
+  GEOIP_ASN_DB: optionalText.pipe(geoipDatabase('asn').optional()),
   RECAPTCHA_SITE_KEY: optionalText,
   RECAPTCHA_SECRET_KEY: optionalText,
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -373,6 +388,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     emailVerification:
       e.EMAIL_VERIFICATION === 'auto' ? (e.SMTP_URL ? 'required' : 'off') : e.EMAIL_VERIFICATION,
     supply: { reconcileToleranceBasisPoints: e.SUPPLY_RECONCILE_TOLERANCE_PCT },
+    geoip: { cityDb: e.GEOIP_CITY_DB ?? null, asnDb: e.GEOIP_ASN_DB ?? null },
     exitProbe: e.EXIT_PROBE_URL
       ? { url: e.EXIT_PROBE_URL, intervalSeconds: e.EXIT_PROBE_INTERVAL_SECONDS }
       : null,

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { type Config, loadConfig } from '../config.ts';
+import { useGeoipDatabases } from '../geoip/geoip-databases.ts';
 import { createMailer, type MailLog } from '../mail/mailer.ts';
 import { adminSocketPath, sendToRunningServer } from './admin-channel.ts';
 import { terminalCliContext } from './context.ts';
@@ -17,6 +18,7 @@ const terminalMailLog = {
 const cli = terminalCliContext({
   config: loadConfig,
   async open(config: Config) {
+    useGeoipDatabases(config.geoip);
     const database = await openDatabase(config);
     try {
       await database.migrate();

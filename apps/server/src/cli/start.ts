@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
 import { LocalGatewayChanges } from '../gateway/local-gateway-changes.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
+import { useGeoipDatabases } from '../geoip/geoip-databases.ts';
 import {
   databaseChecks,
   handleHealthRequest,
@@ -38,6 +39,8 @@ export async function start(config: Config): Promise<void> {
   // With GATEWAY_WORKERS above 1 the gateway runs in worker processes this one starts (gateway-workers.ts).
   const hasGatewayWorkers = config.roles.has('gateway') && config.gateway.workers > 1 && cluster.isPrimary;
   const runsGateway = config.roles.has('gateway') && !hasGatewayWorkers;
+  // Where the hub and the jobs locate addresses (GEOIP_CITY_DB, GEOIP_ASN_DB; packaged when unset).
+  useGeoipDatabases(config.geoip);
   // Before any file is made: the embedded database, the outbox and the admin socket are the owner's only.
   restrictNewFilesToOwner();
   const dataDirWarning = openDataDirWarning(config.dataDir);
