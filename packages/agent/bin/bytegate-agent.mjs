@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// The `bytegate-agent` command: the single-file bundle when it was built (npm run agent:bundle), else
-// the TypeScript sources through tsx's loader, as in this repository.
-import { existsSync } from 'node:fs';
-
-const bundle = new URL('../dist/bytegate-agent.mjs', import.meta.url);
-if (existsSync(bundle)) {
-  await import(bundle.href);
-} else {
-  const { register } = await import('tsx/esm/api');
+// The `bytegate-agent` command: the TypeScript sources through tsx's loader where tsx is installed (this
+// repository), else the single-file bundle built by `npm run agent:bundle` (a package without tsx).
+let register;
+try {
+  ({ register } = await import('tsx/esm/api'));
+} catch {
+  register = undefined;
+}
+if (register) {
   register();
   await import('../src/cli.ts');
+} else {
+  await import('../dist/bytegate-agent.mjs');
 }

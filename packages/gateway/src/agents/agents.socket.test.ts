@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type Gateway, type ListeningPorts } from '../gateway.ts';
 import { InMemoryGatewayStore, type PlanAccess } from '../store.ts';
 import { type AgentProcess, startAgentProcess } from '../testing/agent-process.ts';
-import { curl } from '../testing/sockets.ts';
+import { curl, run } from '../testing/sockets.ts';
 import { AgentTunnelRefusal } from './agent-link.ts';
 import { type AgentAdmission, InMemoryAgentDirectory } from './directory.ts';
 import { AgentHub } from './hub.ts';
@@ -52,20 +56,23 @@ const running: AgentProcess[] = [];
 /** Where each /slow download came from. */
 const slowFrom: string[] = [];
 
-function runAgent(token: string, address: string, extra: string[] = []): AgentProcess {
-  const agent = startAgentProcess([
-    '--hub',
-    `https://127.0.0.1:${hubPort}`,
-    '--token',
-    token,
-    '--insecure-pin',
-    pin,
-    '--bind',
-    address,
-    '--allow-private',
-    `${ORIGIN_HOST}/32`,
-    ...extra,
-  ]);
+function runAgent(token: string, address: string, extra: string[] = [], bundle?: string): AgentProcess {
+  const agent = startAgentProcess(
+    [
+      '--hub',
+      `https://127.0.0.1:${hubPort}`,
+      '--token',
+      token,
+      '--insecure-pin',
+      pin,
+      '--bind',
+      address,
+      '--allow-private',
+      `${ORIGIN_HOST}/32`,
+      ...extra,
+    ],
+    bundle,
+  );
   running.push(agent);
   return agent;
 }
@@ -203,6 +210,26 @@ describe('exit agents', () => {
     expect(await asked('name-that-does-not-resolve.invalid', 80)).toBe('dns');
     // The lab's one allowed address still opens: the refusals above are the rule, not a broken agent.
     expect(await asked(ORIGIN_HOST, originPort)).toBe('opened');
+  });
+
+  it('run as the single-file bundle a partner downloads, with Node alone', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bytegate-agent-bundle-'));
+    try {
+      const bundle = join(folder, 'bytegate-agent.mjs');
+      await run(process.execPath, [
+        fileURLToPath(new URL('../../../agent/scripts/bundle.mjs', import.meta.url)),
+        bundle,
+      ]);
+      directory.add('tok-bundle', place('agent-bundle', 'JP', 'Tokyo'));
+      // Started from the empty folder: nothing beside the file, no node_modules to lean on.
+      const agent = runAgent('tok-bundle', '127.0.0.16', [], bundle);
+      await agent.whenOnline();
+      await expect.poll(() => hub.link('agent-bundle')).toBeDefined();
+      expect((await fetchVia(`${customer.login}__cr.jp`, 'connect')).body).toBe('from 127.0.0.16');
+      await agent.kill();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('are refused, and stop, when their token is revoked', async () => {

@@ -17,9 +17,13 @@ export interface AgentProcess {
 
 const cli = fileURLToPath(new URL('../../../agent/src/cli.ts', import.meta.url));
 
-/** Starts `bytegate-agent` with these arguments (through tsx, as `npm run agent` does). */
-export function startAgentProcess(args: string[]): AgentProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+/**
+ * Starts `bytegate-agent` with these arguments: its sources through tsx, as `npm run agent` does, or
+ * `bundle`, the single file of `npm run agent:bundle`, with Node alone.
+ */
+export function startAgentProcess(args: string[], bundle?: string): AgentProcess {
+  const entry = bundle ? [bundle] : ['--import', 'tsx', cli];
+  const child = spawn(process.execPath, [...entry, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
