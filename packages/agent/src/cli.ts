@@ -106,16 +106,16 @@ function main(): void {
     fail((error as Error).message);
   }
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  agent.on('online', (welcome) => {
+  agent.on('online', (welcome, hubUrl) => {
     const place = [welcome.location.city, welcome.location.state, welcome.location.country]
       .filter(Boolean)
       .join(', ');
     log(
-      `online as agent ${welcome.agentId}: ${welcome.location.address} (${place || 'unlocated'}), ${welcome.poolType} pool`,
+      `online as agent ${welcome.agentId} on ${hubUrl}: ${welcome.location.address} (${place || 'unlocated'}), ${welcome.poolType} pool`,
     );
   });
-  agent.on('offline', (reason, retryInMs) =>
-    log(`offline (${reason}); connecting again in ${(retryInMs / 1000).toFixed(1)} s`),
+  agent.on('offline', (reason, retryInMs, hubUrl) =>
+    log(`offline from ${hubUrl} (${reason}); connecting again in ${(retryInMs / 1000).toFixed(1)} s`),
   );
   agent.on('refused', (refusal) => {
     log(`the hub refused this agent (${refusal.reason}): ${refusal.message}`);

@@ -103,6 +103,11 @@ export interface Welcome {
   };
   /** The dashboard's limits: the stricter of these and the agent's own apply. */
   settings: AgentSettings;
+  /**
+   * Every hub of the fleet (this one included): the agent keeps a connection to each, so that any
+   * gateway can send a tunnel through it. A fingerprint pins a self-signed hub; null: checked by CAs.
+   */
+  hubs?: Array<{ url: string; fingerprint: string | null }>;
 }
 
 export type RefusalReason = 'unknown-token' | 'revoked' | 'banned' | 'protocol';

@@ -51,6 +51,8 @@ export interface LinkEvents {
   availability(link: AgentLink): void;
   /** The connection ended (every tunnel with it). */
   gone(link: AgentLink): void;
+  /** The fleet's hubs, for the welcome (agents connect to every one). */
+  fleetHubs(): NonNullable<Welcome['hubs']>;
 }
 
 /** How long an agent has to answer the hello once its TLS handshake is done. */
@@ -79,6 +81,8 @@ export class AgentLink implements AgentTunnelOpener {
   private pingTimer: NodeJS.Timeout | null = null;
   private isGone = false;
   private hello: Hello | null = null;
+  /** Told of the events stream's first line (the handshake waits for it). */
+  private firstEvent: (() => void) | null = null;
 
   constructor(
     private readonly socket: TLSSocket,
@@ -130,9 +134,11 @@ export class AgentLink implements AgentTunnelOpener {
         poolType: admission.poolType,
         location: { address: this.address, ...admission.location },
         settings: admission.settings,
+        hubs: this.events.fleetHubs(),
       };
       await this.request(PATHS.welcome, welcome);
-      this.readEvents(session);
+      // Ready once it said whether it takes tunnels: it goes into the index at once, or not at all.
+      await new Promise<void>((resolve, reject) => this.readEvents(session, resolve, reject));
       clearTimeout(deadline);
       this.pingTimer = setInterval(() => this.ping(), AGENT_PING.everyMs);
       this.pingTimer.unref();
@@ -248,8 +254,10 @@ export class AgentLink implements AgentTunnelOpener {
   }
 
   /** The agent's availability, one JSON line per change, for as long as it is connected. */
-  private readEvents(session: ClientHttp2Session): void {
+  private readEvents(session: ClientHttp2Session, onFirst: () => void, onFailed: (error: Error) => void): void {
     const stream = session.request({ ':method': 'GET', ':path': PATHS.events });
+    this.firstEvent = onFirst;
+    stream.once('close', () => onFailed(new Error('the events stream closed')));
     stream.setEncoding('utf8');
     let pending = '';
     stream.on('data', (text: string) => {
@@ -282,6 +290,8 @@ export class AgentLink implements AgentTunnelOpener {
       this.unavailableReason = reason;
       this.events.availability(this);
     }
+    this.firstEvent?.();
+    this.firstEvent = null;
   }
 
   /** A control request with a JSON body (or none), answered with JSON (or nothing). */

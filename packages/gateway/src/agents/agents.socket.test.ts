@@ -141,7 +141,7 @@ afterAll(async () => {
 describe('exit agents', () => {
   it('are online in the directory from the address they connected from', async () => {
     // The agent prints its welcome as it reads it; the hub records it a moment later.
-    await expect.poll(() => directory.online.size).toBe(3);
+    await expect.poll(() => directory.online.size, { timeout: 10_000 }).toBe(3);
     expect(Object.fromEntries(directory.online)).toEqual({
       'agent-nyc': '127.0.0.11',
       'agent-chi': '127.0.0.12',

@@ -18,6 +18,12 @@ export interface AgentHubSettings {
   exitIndex(poolType: PoolType): ExitIndex;
   /** Agents' TLS handshakes not finished yet, at most (an unauthenticated flood holds no more). */
   maxHandshakes?: number;
+  /**
+   * Every hub of the fleet (this one included), told to each agent in its welcome: agents keep a
+   * connection to every gateway, so any gateway can carry a tunnel through any agent with no relay
+   * between gateways. None: this hub alone.
+   */
+  fleetHubs?: () => Array<{ url: string; fingerprint: string | null }>;
 }
 
 /** What the console shows of one connected agent. */
@@ -128,6 +134,7 @@ export class AgentHub {
       ready: (ready) => this.onReady(ready),
       availability: (changed) => this.place(changed),
       gone: (gone) => this.onGone(gone),
+      fleetHubs: () => this.settings.fleetHubs?.() ?? [],
     });
     void link.start();
   }
