@@ -254,7 +254,11 @@ export class AgentLink implements AgentTunnelOpener {
   }
 
   /** The agent's availability, one JSON line per change, for as long as it is connected. */
-  private readEvents(session: ClientHttp2Session, onFirst: () => void, onFailed: (error: Error) => void): void {
+  private readEvents(
+    session: ClientHttp2Session,
+    onFirst: () => void,
+    onFailed: (error: Error) => void,
+  ): void {
     const stream = session.request({ ':method': 'GET', ':path': PATHS.events });
     this.firstEvent = onFirst;
     stream.once('close', () => onFailed(new Error('the events stream closed')));
