@@ -13,6 +13,7 @@ const usage = (fields: Partial<PlanUsage>): PlanUsage => ({
   hostErrors: {},
   sourceBytes: {},
   sourceExtraBytes: {},
+  agentBytes: {},
   ...fields,
 });
 

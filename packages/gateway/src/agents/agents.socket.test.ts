@@ -51,7 +51,9 @@ let pin: string;
 let gateway: Gateway;
 let ports: ListeningPorts;
 const directory = new InMemoryAgentDirectory();
-const store = new InMemoryGatewayStore().addPlan(customer);
+/** A plan of its own for the test of attribution: nothing else goes through it. */
+const counted: PlanAccess = { ...customer, planId: 'plan-counted', login: 'bgagentcount' };
+const store = new InMemoryGatewayStore().addPlan(customer).addPlan(counted);
 const running: AgentProcess[] = [];
 /** Where each /slow download came from. */
 const slowFrom: string[] = [];
@@ -210,6 +212,38 @@ describe('exit agents', () => {
     expect(await asked('name-that-does-not-resolve.invalid', 80)).toBe('dns');
     // The lab's one allowed address still opens: the refusals above are the rule, not a broken agent.
     expect(await asked(ORIGIN_HOST, originPort)).toBe('opened');
+  });
+
+  it('have every byte they carry attributed to them, equal to the bytes billed', async () => {
+    for (const [targeting, way] of [
+      ['cr.de', 'connect'],
+      ['cr.us;city.chicago', 'forward'],
+      ['cr.de', 'socks5'],
+      ['cr.us;city.chicago', 'connect'],
+    ] as const) {
+      const proxy =
+        way === 'socks5'
+          ? [
+              '--socks5-hostname',
+              `127.0.0.1:${ports.socksPort}`,
+              '--proxy-user',
+              `${counted.login}__${targeting}:${customer.password}`,
+            ]
+          : [
+              '-x',
+              `http://${counted.login}__${targeting}:${customer.password}@127.0.0.1:${ports.httpPort}`,
+              ...(way === 'connect' ? ['-p'] : []),
+            ];
+      expect((await curl([...proxy, `http://${ORIGIN_HOST}:${originPort}/`])).status).toBe(200);
+    }
+    // Every client connection closed and sampled, then flushed as the server would.
+    await expect.poll(() => gateway.connections().byPlan.get(counted.planId) ?? 0).toBe(0);
+    await gateway.flushUsage();
+    const usage = store.flushed.get(counted.planId);
+    expect(usage?.bytes).toBeGreaterThan(0);
+    expect(Object.keys(usage?.agentBytes ?? {}).sort()).toEqual(['agent-ber', 'agent-chi']);
+    const attributed = Object.values(usage?.agentBytes ?? {}).reduce((sum, bytes) => sum + bytes, 0);
+    expect(attributed).toBe(usage?.bytes);
   });
 
   it('run as the single-file bundle a partner downloads, with Node alone', async () => {

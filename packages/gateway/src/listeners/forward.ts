@@ -138,7 +138,7 @@ class ForwardFlow implements ExchangeEvents {
     const { ctx } = this;
     this.exit = exit;
     this.bytes = bytes;
-    ctx.meter.setSource(this.from.socket, this.dialer.source?.id);
+    ctx.meter.setSource(this.from.socket, this.dialer.source?.id, this.dialer.agentId);
     const exchange = new ForwardExchange(
       this.from.socket,
       this.request,

@@ -93,7 +93,7 @@ async function handleConnect(ctx: EngineContext, session: ClientSession, request
       upstream.destroy();
       return;
     }
-    ctx.meter.setSource(client, dialer.source?.id);
+    ctx.meter.setSource(client, dialer.source?.id, dialer.agentId);
     ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const allow = ctx.meter.allowFor(client);
     if (head.length > 0) {

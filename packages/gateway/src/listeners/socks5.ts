@@ -243,7 +243,7 @@ export async function handleSocks5(ctx: EngineContext, session: ClientSession): 
       upstream.destroy();
       return;
     }
-    ctx.meter.setSource(client, dialer.source?.id);
+    ctx.meter.setSource(client, dialer.source?.id, dialer.agentId);
     ctx.meter.countRequest(admitted.plan.planId, undefined, admitted.userKey, client);
     const early = reader.release();
     client.write(reply(0x00, upstream.localAddress, upstream.localPort));

@@ -115,6 +115,11 @@ export class ExitDialer implements StickyChoice, DialOutcomes {
     return this.source?.kind !== 'network' || sessionKey(this, this.targeting) !== undefined;
   }
 
+  /** The exit agent of the exit tried last, when it is one (its partner earns from the bytes). */
+  get agentId(): string | undefined {
+    return this.exit?.kind === 'agent' ? this.exit.id : undefined;
+  }
+
   /** Whether a failed dial may be followed by another. */
   get canMoveOn(): boolean {
     const limit = this.sources.length > 1 ? TRIES_ACROSS_SOURCES : TRIES_IN_ONE_SOURCE;

@@ -19,6 +19,11 @@ export interface PlanUsage {
    */
   sourceBytes: Record<string, number>;
   sourceExtraBytes: Record<string, number>;
+  /**
+   * Bytes per exit agent that carried them (agents/), on a plan's usage only: what its partner earns
+   * from (the bytes themselves, never the 2x extra billed on top).
+   */
+  agentBytes: Record<string, number>;
 }
 
 export const emptyUsage = (): PlanUsage => ({
@@ -32,6 +37,7 @@ export const emptyUsage = (): PlanUsage => ({
   hostErrors: {},
   sourceBytes: {},
   sourceExtraBytes: {},
+  agentBytes: {},
 });
 
 /** Adds `amount` to a count of a record (a map of codes or hosts). */
@@ -56,6 +62,7 @@ export const COUNTED_RECORDS = [
   'hostErrors',
   'sourceBytes',
   'sourceExtraBytes',
+  'agentBytes',
 ] as const;
 
 /** Adds per-plan usage into `into`, field by field (a meter's restore, a store's running totals). */

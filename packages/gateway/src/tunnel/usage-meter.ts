@@ -25,6 +25,8 @@ interface Metered {
   givenHost: string | undefined;
   /** The source of supply carrying it now (none yet, or a store without sources). */
   sourceId: string | undefined;
+  /** The exit agent carrying it now, when an agent does: its partner earns from these bytes. */
+  agentId: string | undefined;
   /** Bytes billed before any source carried it: the first source takes them (a CONNECT's own head). */
   unattributed: number;
   /** The socket closed: its grant went back, and a read still in flight takes no new one. */
@@ -120,6 +122,7 @@ export class UsageMeter {
       host: undefined,
       givenHost: undefined,
       sourceId: undefined,
+      agentId: undefined,
       unattributed: 0,
       isClosed: false,
       writtenAtCut: undefined,
@@ -263,29 +266,45 @@ export class UsageMeter {
   }
 
   /**
-   * Names the source of supply a socket's traffic now goes out through. What it carried before its
-   * first source goes with that source; when a kept-alive client moves to another source, what was
-   * carried so far stays with the previous one.
+   * Names the source of supply (and the exit agent, when one carries it) a socket's traffic now goes out
+   * through. What it carried before its first source goes with that source; when a kept-alive client
+   * moves to another source or agent, what was carried so far stays with the previous one.
    */
-  setSource(socket: Socket, sourceId: string | undefined): void {
+  setSource(socket: Socket, sourceId: string | undefined, agentId?: string): void {
     const metered = this.open.get(socket);
-    if (!metered || metered.sourceId === sourceId || sourceId === undefined) {
+    if (
+      !metered ||
+      (sourceId === undefined && agentId === undefined) ||
+      (metered.sourceId === sourceId && metered.agentId === agentId)
+    ) {
       return;
     }
-    if (metered.sourceId !== undefined) {
+    if (metered.sourceId !== undefined || metered.agentId !== undefined) {
       this.sample(socket);
     } else if (metered.unattributed > 0) {
-      this.attribute(metered.planId, sourceId, metered.unattributed, metered.isDoubled);
+      this.attribute(metered.planId, sourceId, agentId, metered.unattributed, metered.isDoubled);
       metered.unattributed = 0;
     }
     metered.sourceId = sourceId;
+    metered.agentId = agentId;
   }
 
-  private attribute(planId: string, sourceId: string, bytes: number, isDoubled: boolean): void {
+  private attribute(
+    planId: string,
+    sourceId: string | undefined,
+    agentId: string | undefined,
+    bytes: number,
+    isDoubled: boolean,
+  ): void {
     const usage = this.usage(planId);
-    addTo(usage.sourceBytes, sourceId, bytes);
-    if (isDoubled) {
-      addTo(usage.sourceExtraBytes, sourceId, bytes);
+    if (sourceId !== undefined) {
+      addTo(usage.sourceBytes, sourceId, bytes);
+      if (isDoubled) {
+        addTo(usage.sourceExtraBytes, sourceId, bytes);
+      }
+    }
+    if (agentId !== undefined) {
+      addTo(usage.agentBytes, agentId, bytes);
     }
   }
 
@@ -345,8 +364,8 @@ export class UsageMeter {
       if (metered.host !== undefined) {
         addTo(usage.hostBytes, metered.host, delta);
       }
-      if (metered.sourceId !== undefined) {
-        this.attribute(metered.planId, metered.sourceId, delta, metered.isDoubled);
+      if (metered.sourceId !== undefined || metered.agentId !== undefined) {
+        this.attribute(metered.planId, metered.sourceId, metered.agentId, delta, metered.isDoubled);
       } else {
         metered.unattributed += delta;
       }
