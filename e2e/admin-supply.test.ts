@@ -2,72 +2,53 @@
 // days written as the gateway's usage flush and health counts write them, so the figures are known to the
 // cent. An admin reads them over 7 and 30 days and downloads the CSV, changes a weight with a reason and
 // finds it saved after a reload and in the audit log, clears an alarm, and imports a network's catalog;
-// support reads the same page with no way to change it. axe checks the page and its dialogs at 1280 and 375 px. On PostgreSQL, as the
-// other console journeys (staff are granted with `bytegate staff grant`).
-import { createDb, type DbHandle } from '@bytegate/db';
+// support reads the same page with no way to change it. axe checks the page and its dialogs at 1280 and
+// 375 px. On PostgreSQL, as the other console journeys (support/staff-console.ts starts them).
 import { addSourceHealth, addSourceUsage, getSourceByName, raiseSourceAlarm } from '@bytegate/db/queries';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from './support/axe.ts';
 import { saveScreenshot, screenshotDir } from './support/browser.ts';
 import { navigateInApp, settled } from './support/console.ts';
-import { openSignedInPage, startServerAndBrowser } from './support/fixture.ts';
 import type { RunningServer } from './support/server.ts';
-import { createSuiteDatabase, grantStaffRole, hasTestPostgres, runBytegate } from './support/staff.ts';
+import { hasTestPostgres } from './support/staff.ts';
+import {
+  addNetworkSource,
+  openSupply,
+  type StaffConsoleSuite,
+  startStaffConsoleSuite,
+} from './support/staff-console.ts';
 
 const GB = 1024 ** 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PASSWORDS = ['S3cretPass', 'Hidden9ws'];
 
 describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
+  let suite: StaffConsoleSuite;
   let server: RunningServer;
-  let browser: Browser;
-  let stopServer: () => Promise<void>;
-  let dropDatabase: () => Promise<void>;
-  let database: DbHandle;
-  let adminContext: BrowserContext;
-  let supportContext: BrowserContext;
   let page: Page;
   let supportPage: Page;
 
   beforeAll(async () => {
-    const suite = await createSuiteDatabase();
-    dropDatabase = suite.drop;
-    ({
-      server,
-      browser,
-      stop: stopServer,
-    } = await startServerAndBrowser({ DATABASE_URL: suite.databaseUrl }));
-    await runBytegate(suite.databaseUrl, [
-      'sources',
-      'add',
-      '--name',
-      'Oxylabs residential',
-      '--pool',
-      'residential',
-      '--grammar',
-      'oxylabs',
-      '--url',
-      `http://acct:${PASSWORDS[0]}@127.0.0.1:7777`,
-      '--cost-per-gb',
-      '1.20',
-    ]);
-    await runBytegate(suite.databaseUrl, [
-      'sources',
-      'add',
-      '--name',
-      'Webshare DC',
-      '--pool',
-      'datacenter',
-      '--grammar',
-      'webshare',
-      '--url',
-      `socks5://ws:${PASSWORDS[1]}@127.0.0.1:1080`,
-      '--cost-per-gb',
-      '0.50',
-    ]);
-    database = await createDb({ databaseUrl: suite.databaseUrl });
-    const { db } = database;
+    suite = await startStaffConsoleSuite();
+    ({ server } = suite);
+    page = suite.admin.page;
+    supportPage = suite.support.page;
+    await addNetworkSource(suite.databaseUrl, {
+      name: 'Oxylabs residential',
+      pool: 'residential',
+      grammar: 'oxylabs',
+      url: `http://acct:${PASSWORDS[0]}@127.0.0.1:7777`,
+      costPerGb: '1.20',
+    });
+    await addNetworkSource(suite.databaseUrl, {
+      name: 'Webshare DC',
+      pool: 'datacenter',
+      grammar: 'webshare',
+      url: `socks5://ws:${PASSWORDS[1]}@127.0.0.1:1080`,
+      costPerGb: '0.50',
+    });
+    const { db } = suite.database;
     const idOf = async (name: string) => (await getSourceByName(db, { name }))?.id ?? '';
     const [oxylabs, webshare] = [await idOf('Oxylabs residential'), await idOf('Webshare DC')];
     const day = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS);
@@ -99,28 +80,9 @@ describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
       alarm: "the network says our account's traffic or credit is used up (402)",
       at: new Date(Date.now() - 2 * 60 * 60_000),
     });
-
-    const viewport = { width: 1280, height: 900 };
-    const admin = await openSignedInPage(browser, server, { viewport });
-    adminContext = admin.context;
-    page = admin.page;
-    await grantStaffRole(suite.databaseUrl, admin.account.email, 'admin');
-    const support = await openSignedInPage(browser, server, { viewport });
-    supportContext = support.context;
-    supportPage = support.page;
-    await grantStaffRole(suite.databaseUrl, support.account.email, 'support');
-    // The role is read at load: a page open before the grant knows its account as a customer's.
-    await page.reload();
-    await supportPage.reload();
   });
 
-  afterAll(async () => {
-    await adminContext?.close();
-    await supportContext?.close();
-    await database?.close();
-    await stopServer?.();
-    await dropDatabase?.();
-  });
+  afterAll(() => suite?.stop());
 
   const table = (target: Page = page) => target.getByRole('table', { name: 'Sources' });
   const row = (name: string, target: Page = page) => table(target).getByRole('row').filter({ hasText: name });
@@ -129,17 +91,6 @@ describe.runIf(hasTestPostgres)('the Supply page in the console', () => {
     (await row(name, target).getByRole('cell').allInnerTexts()).map((text) =>
       text.replace(/\s+/g, ' ').trim(),
     );
-
-  async function openSupply(target: Page) {
-    await navigateInApp(target, '/admin');
-    await target
-      .getByRole('navigation', { name: 'Console' })
-      .first()
-      .getByRole('link', { name: 'Supply' })
-      .click();
-    await target.getByRole('heading', { level: 1, name: 'Supply' }).waitFor();
-    await settled(target);
-  }
 
   it('shows an admin each source’s figures over 7 and 30 days, and the CSV of them', async () => {
     await openSupply(page);

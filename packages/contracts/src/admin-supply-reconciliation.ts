@@ -24,6 +24,13 @@ export type ByteUnitsName = (typeof BYTE_UNITS)[number];
 export const DATE_ORDERS = ['mdy', 'dmy'] as const;
 export type DateOrderName = (typeof DATE_ORDERS)[number];
 
+/**
+ * The amounts' decimal mark: `point` (1,234.5) or `comma` (1.234,5). Otherwise a comma-separated file's
+ * is the point, and a `;`- or tab-separated file's amounts tell (an amount they cannot settle is refused).
+ */
+export const DECIMAL_MARKS = ['point', 'comma'] as const;
+export type DecimalMarkName = (typeof DECIMAL_MARKS)[number];
+
 const DAYS_MESSAGE = `Days must be a whole number from 1 to ${RECONCILIATION_MAX_DAYS}`;
 
 /** `?days=30` (the default): the last N UTC days, today included. */
@@ -37,8 +44,8 @@ export const reconciliationQuerySchema = z.object({
 });
 
 /**
- * `POST /api/admin/sources/:sourceId/reconciliation` (admins): the export's text, how to read its units
- * and dates, and why. All or nothing: one bad row and nothing is stored.
+ * `POST /api/admin/sources/:sourceId/reconciliation` (admins): the export's text, how to read its units,
+ * dates and decimals, and why. All or nothing: one bad row and nothing is stored.
  */
 export const importVendorUsageRequestSchema = z.object({
   content: text('Content', { isMultiline: true, error: 'Content is required' })
@@ -46,6 +53,7 @@ export const importVendorUsageRequestSchema = z.object({
     .max(VENDOR_USAGE_MAX_BYTES, 'The file is over 1 MiB: split it, or use bytegate sources reconcile'),
   units: z.enum(BYTE_UNITS, { error: 'Units must be decimal or binary' }).default('decimal'),
   dateOrder: z.enum(DATE_ORDERS, { error: 'Date order must be mdy or dmy' }).optional(),
+  decimalMark: z.enum(DECIMAL_MARKS, { error: 'Decimal mark must be point or comma' }).optional(),
   reason: reasonField,
 });
 export type ImportVendorUsageRequest = z.input<typeof importVendorUsageRequestSchema>;
@@ -99,7 +107,7 @@ export const reconciliationResponseSchema = z.object({
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;
 
-/** A line of an export that was refused (the header is line 1). */
+/** A line of an export that was refused (the file's own line number: lines above the header count). */
 export const vendorUsageProblemSchema = z.object({ line: z.number().int(), message: z.string() });
 export type VendorUsageProblem = z.infer<typeof vendorUsageProblemSchema>;
 

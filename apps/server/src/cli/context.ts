@@ -24,7 +24,12 @@ export interface CliContext {
   withServices<T>(work: (ctx: ServiceContext) => Promise<T>): Promise<T>;
   /** Reports a refusal the way Commander reports a bad argument, and makes the command exit with 1. */
   fail(message: string): void;
-  /** The exit status so far (0 unless `fail` was called). */
+  /**
+   * Makes the command exit with `code` though it did its work: an outcome a script acts on, such as
+   * reconciled days over the tolerance. A failure's 1 stands.
+   */
+  exitWith(code: number): void;
+  /** The exit status so far (0 unless `fail` or `exitWith` was called). */
   readonly exitCode: number;
 }
 
@@ -53,6 +58,9 @@ export function bufferedCliContext(options: {
     fail(message) {
       console.error(`error: ${message}`);
       exitCode = 1;
+    },
+    exitWith(code) {
+      exitCode = exitCode === 0 ? code : exitCode;
     },
     get exitCode() {
       return exitCode;
@@ -91,6 +99,9 @@ export function terminalCliContext(options: {
     fail(message) {
       globalThis.console.error(`error: ${message}`);
       exitCode = 1;
+    },
+    exitWith(code) {
+      exitCode = exitCode === 0 ? code : exitCode;
     },
     get exitCode() {
       return exitCode;

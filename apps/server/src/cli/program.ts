@@ -92,6 +92,7 @@ function unusedContext(): CliContext {
     writeErr: refuse,
     withServices: refuse,
     fail: refuse,
+    exitWith: refuse,
     exitCode: 0,
   };
 }

@@ -7,6 +7,7 @@ import { createDb } from '@bytegate/db';
 import { addSourceUsage, getSourceByName, listAuditEntries, listVendorUsage } from '@bytegate/db/queries';
 import { seedDataDir } from '@bytegate/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_FLAGGED } from './sources-reconcile.ts';
 
 const bin = fileURLToPath(new URL('../../bin/bytegate.mjs', import.meta.url));
 const GB = 1024 ** 3;
@@ -16,7 +17,7 @@ const dateAgo = (daysAgo: number) => dayAgo(daysAgo).toISOString().slice(0, 10);
 
 // `bytegate sources reconcile` and `reconciliation` on the embedded database: an Oxylabs network at
 // $1.20 a GB that carried 1 GB two days ago and 2 GB yesterday, and the vendor's export saying 1 GiB and
-// 2.2 GiB (+10%: flagged, 214,748,365 bytes, 24 cents).
+// 2.2 GiB (+10%: flagged, 214,748,365 bytes, 24 cents), then its correction (+1%: within 2%).
 describe('bytegate sources reconcile', () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -69,7 +70,9 @@ describe('bytegate sources reconcile', () => {
     const csv = file('march.csv', `Date,Traffic,Unit\n${dateAgo(2)},1,GiB\n${dateAgo(1)},2.2,GiB\n`);
     const imported = run('reconcile', 'Oxylabs residential', csv, '--reason', 'March invoice');
     expect(imported.stderr).toBe('');
-    expect(imported.status).toBe(0);
+    // A flagged day: the import worked, and a cron job sees a status of its own (not 1, a failure).
+    expect(EXIT_FLAGGED).toBe(2);
+    expect(imported.status).toBe(EXIT_FLAGGED);
     const out = imported.stdout;
     expect(out).toContain(
       `Imported 2 days of Oxylabs residential's vendor usage, ${dateAgo(2)} to ${dateAgo(1)}, from 2 rows.`,
@@ -88,6 +91,7 @@ describe('bytegate sources reconcile', () => {
 
     const again = run('reconciliation', 'Oxylabs residential', '--days', '7');
     expect(again.stderr).toBe('');
+    expect(again.status).toBe(EXIT_FLAGGED);
     expect(again.stdout).toContain('2 of 7 days have the vendor');
     expect(again.stdout).toContain('Flagged, over 2% (SUPPLY_RECONCILE_TOLERANCE_PCT): 1 day');
 
@@ -104,11 +108,16 @@ describe('bytegate sources reconcile', () => {
   }, 300_000);
 
   it('refuses a bad file with every bad line, a missing reason and a bad option, and stores nothing', async () => {
+    // 1,5 unquoted in a comma-separated file is two fields: refused, never read as 1 GB.
     const bad = file('bad.csv', `Date,Traffic (GB)\n${dateAgo(3)},1,5\n${dateAgo(2)},abc\n`);
     const refused = run('reconcile', 'Oxylabs residential', bad, '--reason', 'April invoice');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(
-      `error: nothing imported, 1 line has a problem:\n  line 3: "abc" is not an amount of traffic, such as 1.25 GB or 1342177280\n`,
+      [
+        'error: nothing imported, 2 lines have problems:',
+        '  line 2: the line has 3 fields where the header has 2: a number with a comma in it (1,5 or 1,234) must be quoted ("1,234"), or the file separated by ;',
+        '  line 3: "abc" is not an amount of traffic, such as 1.25 GB or 1342177280\n',
+      ].join('\n'),
     );
     // Nothing of the refused file was stored (the figures of the first test stand, two days ago's 1 GiB).
     const noReason = run('reconcile', 'Oxylabs residential', bad);
@@ -116,6 +125,8 @@ describe('bytegate sources reconcile', () => {
     expect(noReason.stderr).toContain("error: required option '--reason <text>' not specified");
     const units = run('reconcile', 'Oxylabs residential', bad, '--reason', 'x y z', '--units', 'metric');
     expect(units.stderr).toBe('error: --units must be decimal or binary\n');
+    const mark = run('reconcile', 'Oxylabs residential', bad, '--reason', 'x y z', '--decimal-mark', 'dot');
+    expect([mark.status, mark.stderr]).toEqual([1, 'error: --decimal-mark must be point or comma\n']);
     const unknown = run('reconciliation', 'Nobody');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('error: No source is named Nobody');
@@ -127,5 +138,22 @@ describe('bytegate sources reconcile', () => {
     });
     expect(stored.map((day) => day.vendorBytes)).toEqual([GB, 2_362_232_013]);
     await database.close();
-  }, 300_000); // four CLI processes
+  }, 300_000); // five CLI processes
+
+  it('exits with 0 once every day is within the tolerance, reading a European export below its title', () => {
+    // The vendor's corrected export: a title and a blank line above the header, `;` between fields,
+    // a decimal comma. Yesterday is 2.02 GiB against our 2: +1%, within 2%.
+    const corrected = file(
+      'march-corrected.csv',
+      `\uFEFFOxylabs traffic report\n\nDate;Traffic (GiB)\n${dateAgo(2)};1\n${dateAgo(1)};2,02\n`,
+    );
+    const imported = run('reconcile', 'Oxylabs residential', corrected, '--reason', 'Corrected invoice');
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain('days replaced their earlier figure');
+    expect(imported.stdout).toContain(`${dateAgo(1)}`);
+    expect(imported.stdout).toContain('No day differs by more than 2%.');
+    expect(imported.status).toBe(0);
+    const again = run('reconciliation', 'Oxylabs residential', '--days', '7');
+    expect([again.status, again.stderr]).toEqual([0, '']);
+  }, 300_000);
 });

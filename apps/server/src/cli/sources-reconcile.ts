@@ -5,6 +5,8 @@ import {
   type ByteUnitsName,
   DATE_ORDERS,
   type DateOrderName,
+  DECIMAL_MARKS,
+  type DecimalMarkName,
   RECONCILIATION_MAX_DAYS,
   type ReconciliationDay,
   type ReconciliationResponse,
@@ -17,6 +19,13 @@ import { getReconciliation, importVendorUsage } from '../services/supply/reconci
 import { type CliContext, resolveFrom } from './context.ts';
 
 const GB = 1024 ** 3;
+
+/**
+ * The exit status of `reconcile` and `reconciliation` when a day it printed is flagged (over
+ * SUPPLY_RECONCILE_TOLERANCE_PCT), so a cron job can alert: 2, apart from 1, which says the command
+ * failed (a refused file, a bad option, an unknown source). 0: every day within the tolerance.
+ */
+export const EXIT_FLAGGED = 2;
 
 /** Bytes as GB (1024³) with three decimals, signed when asked. */
 const gigabytes = (bytes: number, isSigned = false) =>
@@ -40,7 +49,10 @@ function tableRow(day: ReconciliationDay) {
   };
 }
 
-/** The table of days, the totals, and the flagged days listed once more. */
+/**
+ * The table of days, the totals, and the flagged days listed once more; a flagged day makes the
+ * command exit with EXIT_FLAGGED.
+ */
 function printReconciliation(cli: CliContext, answer: ReconciliationResponse): void {
   const { totals, tolerancePct } = answer;
   cli.console.table(answer.days.map(tableRow));
@@ -58,6 +70,7 @@ function printReconciliation(cli: CliContext, answer: ReconciliationResponse): v
     cli.console.log(`No day differs by more than ${tolerancePct}%.`);
     return;
   }
+  cli.exitWith(EXIT_FLAGGED);
   cli.console.log(
     `Flagged, over ${tolerancePct}% (SUPPLY_RECONCILE_TOLERANCE_PCT): ${flagged.length} ${flagged.length === 1 ? 'day' : 'days'}`,
   );
@@ -76,18 +89,22 @@ export function addReconcileCommands(sources: Command, cli: CliContext): void {
   sources
     .command('reconcile')
     .description(
-      "Import a vendor's usage export (CSV: a date column and a traffic column) for a source and print its days against ours; a day imported again is replaced (audited)",
+      `Import a vendor's usage export (CSV: a date column and a traffic column) for a source and print its days against ours; a day imported again is replaced (audited). Exits with ${EXIT_FLAGGED} when a day is flagged`,
     )
     .argument('<source>', 'its name or id')
     .argument('<file>', 'the CSV, e.g. Date,Traffic (GB) then 2025-03-01,12.5 (UTC days)')
     .requiredOption('--reason <text>', 'why, kept in the audit log')
     .option('--units <units>', 'KB/MB/GB/TB as decimal (1000-based) or binary (1024-based)', 'decimal')
     .option('--date-order <order>', 'read dates like 03/04/2025 month first (mdy) or day first (dmy)')
+    .option(
+      '--decimal-mark <mark>',
+      "the amounts' decimal mark, point (1,234.5) or comma (1.234,5); by default a comma-separated file's is the point, and otherwise the amounts tell",
+    )
     .action(
       async (
         source: string,
         file: string,
-        options: { reason: string; units: string; dateOrder?: string },
+        options: { reason: string; units: string; dateOrder?: string; decimalMark?: string },
       ) => {
         if (!(BYTE_UNITS as readonly string[]).includes(options.units)) {
           cli.fail('--units must be decimal or binary');
@@ -98,6 +115,13 @@ export function addReconcileCommands(sources: Command, cli: CliContext): void {
           !(DATE_ORDERS as readonly string[]).includes(options.dateOrder)
         ) {
           cli.fail('--date-order must be mdy or dmy');
+          return;
+        }
+        if (
+          options.decimalMark !== undefined &&
+          !(DECIMAL_MARKS as readonly string[]).includes(options.decimalMark)
+        ) {
+          cli.fail('--decimal-mark must be point or comma');
           return;
         }
         const reason = reasonField.safeParse(options.reason);
@@ -119,6 +143,7 @@ export function addReconcileCommands(sources: Command, cli: CliContext): void {
               content,
               units: options.units as ByteUnitsName,
               dateOrder: options.dateOrder as DateOrderName | undefined,
+              decimalMark: options.decimalMark as DecimalMarkName | undefined,
               reason: reason.data,
               actor: CLI_ACTOR,
             }),
@@ -144,7 +169,9 @@ export function addReconcileCommands(sources: Command, cli: CliContext): void {
 
   sources
     .command('reconciliation')
-    .description("Print a source's last days against its vendor's imported usage, with the flagged days")
+    .description(
+      `Print a source's last days against its vendor's imported usage, with the flagged days. Exits with ${EXIT_FLAGGED} when a day is flagged`,
+    )
     .argument('<source>', 'its name or id')
     .option('--days <n>', 'how many UTC days, today included', '30')
     .action(async (source: string, options: { days: string }) => {

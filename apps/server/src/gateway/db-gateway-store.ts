@@ -1,10 +1,5 @@
 import type { Database } from '@bytegate/db';
 import {
-  addExitTraffic,
-  addSourceHealth,
-  addSourceUsage,
-  addUsageStats,
-  applyMeteredUsage,
   getInventoryVersion,
   isUsageFlushApplied,
   listActiveExits,
@@ -13,12 +8,9 @@ import {
   listExitsChangedSince,
   listPlansForGateway,
   listProxyUsersForGateway,
-  raiseSourceAlarm,
 } from '@bytegate/db/queries';
 import {
   type AllowlistAdmission,
-  type AllowlistEntry,
-  DomainSet,
   type ExitIndex,
   type ExitTraffic,
   type GatewayStore,
@@ -35,10 +27,10 @@ import {
   type SourceDials,
   type UsageFlush,
 } from '@bytegate/gateway';
-import { savedTargetingFromRow } from '../services/proxy-settings/saved-targeting.ts';
-import { credentialUsageOf, proxyUserEntries } from './credential-usage.ts';
 import { ExitPools } from './gateway-exits.ts';
-import { SourceCache, sourceUsageOf } from './gateway-sources.ts';
+import { planAccessOf, planAllowlistEntries } from './gateway-plans.ts';
+import { SourceCache } from './gateway-sources.ts';
+import { billedBytesOf, writeExitHealth, writeMeteredUsage, writeSourceHealth } from './gateway-writes.ts';
 import { ProxyUserCache } from './proxy-user-cache.ts';
 
 const PLANS_OVERLAP_MS = 10_000;
@@ -215,21 +207,7 @@ export class DbGatewayStore implements GatewayStore {
       if (previous && previous.login !== row.login) {
         this.plansByLogin.delete(previous.login);
       }
-      const plan: PlanAccess = {
-        planId: row.planId,
-        login: row.login,
-        password: row.password,
-        poolType: row.poolType,
-        threadLimit: row.threadLimit,
-        trafficLeftBytes: row.trafficTotalBytes - row.trafficUsedBytes,
-        // A disabled owner's plans stop like deactivated ones (open tunnels close within 2 s).
-        isActive: row.isActive && row.ownerDisabledAt === null,
-        unblocks:
-          row.unblockedPorts.length > 0 || row.unblockedHosts.length > 0
-            ? { ports: new Set(row.unblockedPorts), hosts: new DomainSet(row.unblockedHosts) }
-            : undefined,
-        saved: row.settings ? savedTargetingFromRow(row.settings) : undefined,
-      };
+      const plan = planAccessOf(row);
       this.plansById.set(plan.planId, plan);
       this.plansByLogin.set(plan.login, plan);
       if (!this.plansSeenUntil || row.updatedAt > this.plansSeenUntil) {
@@ -292,53 +270,24 @@ export class DbGatewayStore implements GatewayStore {
   }
 
   /**
-   * Writes one drain of the meter in one transaction, under its id: traffic used, hourly buckets, errors
-   * and hosts, and the Statistics' rows by credential. A failure may still have committed (the answer to COMMIT was lost): `wasUsageFlushed`
-   * tells, before the usage is sent again.
+   * Writes one drain of the meter in one transaction, under its id (gateway-writes.ts). A failure may
+   * still have committed (the answer to COMMIT was lost): `wasUsageFlushed` tells, before the usage is
+   * sent again.
    */
   async flushUsage({ flushId, usage }: UsageFlush, now = new Date()): Promise<void> {
     if (usage.size === 0) {
       return;
     }
-    const hour = 60 * 60 * 1000;
-    const bucketStart = new Date(Math.floor(now.getTime() / hour) * hour);
-    const dayStart = new Date(Math.floor(now.getTime() / (24 * hour)) * 24 * hour);
-    const planUsage = [...usage].filter(([key]) => proxyUserIdOfKey(key) === null);
-    const entries = planUsage.map(([planId, totals]) => ({
-      planId,
-      billedBytes: totals.bytes + totals.extraBytes,
-      bytes: totals.bytes,
-      extraBytes: totals.extraBytes,
-      requests: totals.requests,
-      errors: totals.errors,
-      errorsByCode: totals.errorsByCode,
-      hostBytes: totals.hostBytes,
-    }));
-    const userEntries = proxyUserEntries(usage, now);
-    const billed = new Map(entries.map((entry) => [entry.planId, entry.billedBytes]));
-    for (const entry of userEntries) {
-      billed.set(`pu:${entry.proxyUserId}`, entry.billedBytes);
-    }
+    const billed = billedBytesOf(usage);
     this.trafficObserver?.flushing(billed);
     const started = performance.now();
     let usedAfter: Map<string, number>;
     try {
-      const statistics = credentialUsageOf(
-        usage,
+      usedAfter = await writeMeteredUsage(
+        this.db,
+        { flushId, usage, now },
         (proxyUserId) => this.getProxyUserById(proxyUserId)?.planId,
       );
-      usedAfter = await this.db.transaction(async (tx) => {
-        const used = await applyMeteredUsage(tx, {
-          flushId,
-          bucketStart,
-          dayStart,
-          usage: entries,
-          proxyUsers: userEntries,
-        });
-        await addUsageStats(tx, { hour: bucketStart, day: dayStart, rows: statistics });
-        await addSourceUsage(tx, { day: dayStart, deltas: sourceUsageOf(planUsage) });
-        return used;
-      });
     } catch (error) {
       this.onUsageFlush?.({ seconds: (performance.now() - started) / 1000, isStored: false });
       this.trafficObserver?.flushed(billed, null);
@@ -349,46 +298,17 @@ export class DbGatewayStore implements GatewayStore {
     this.trafficObserver?.flushed(billed, usedAfter);
   }
 
-  /**
-   * Adds one drain of the engine's exit health (connections opened, failed, connect time) to each exit's
-   * hourly row. Not billing: one statement, and a drain that fails is put back by the caller.
-   */
-  async flushExitHealth(drained: Map<string, ExitTraffic>, now = new Date()): Promise<void> {
-    const hour = 60 * 60 * 1000;
-    await addExitTraffic(this.db, {
-      bucketStart: new Date(Math.floor(now.getTime() / hour) * hour),
-      deltas: [...drained].map(([exitId, traffic]) => ({
-        exitId,
-        connects: traffic.connects,
-        failures: traffic.failures,
-        connectMsTotal: traffic.connectMsTotal,
-        lastError: traffic.lastError ?? null,
-        lastErrorAt: traffic.lastErrorAt > 0 ? new Date(traffic.lastErrorAt) : null,
-      })),
-    });
+  /** Adds one drain of the engine's exit health to each exit's hourly row (not billing). */
+  flushExitHealth(drained: Map<string, ExitTraffic>, now = new Date()): Promise<void> {
+    return writeExitHealth(this.db, drained, now);
   }
 
-  /**
-   * Adds one drain of the sources' dials to their days and raises their alarms (the latest per source).
-   * Not billing: a drain that fails is put back by the caller.
-   */
-  async flushSourceHealth(
+  /** Adds one drain of the sources' dials to their days and raises their alarms (not billing). */
+  flushSourceHealth(
     drained: { dials: Map<string, SourceDials>; alarms: SourceAlarm[] },
     now = new Date(),
   ): Promise<void> {
-    const day = 24 * 60 * 60 * 1000;
-    await addSourceHealth(this.db, {
-      day: new Date(Math.floor(now.getTime() / day) * day),
-      deltas: [...drained.dials].map(([sourceId, dials]) => ({ sourceId, ...dials })),
-    });
-    const latest = new Map(drained.alarms.map((alarm) => [alarm.sourceId, alarm]));
-    for (const alarm of latest.values()) {
-      await raiseSourceAlarm(this.db, {
-        sourceId: alarm.sourceId,
-        alarm: alarm.alarm,
-        at: new Date(alarm.at),
-      });
-    }
+    return writeSourceHealth(this.db, drained, now);
   }
 
   /** Whether a flush whose outcome was lost did commit; throws while the database is unreachable. */
@@ -421,24 +341,4 @@ export class DbGatewayStore implements GatewayStore {
       }
     }
   }
-}
-
-/** Plans' allowlist entries as the gateway's one rule takes them (entries of unknown plans left out). */
-export function planAllowlistEntries(
-  rows: ReadonlyArray<{ address: string; planId: string; isVerified: boolean }>,
-  plansById: ReadonlyMap<string, PlanAccess>,
-): AllowlistEntry[] {
-  const entries: AllowlistEntry[] = [];
-  for (const row of rows) {
-    const plan = plansById.get(row.planId);
-    if (plan) {
-      entries.push({
-        address: row.address,
-        planId: row.planId,
-        isProved: row.isVerified,
-        isActive: plan.isActive,
-      });
-    }
-  }
-  return entries;
 }

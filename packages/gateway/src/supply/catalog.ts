@@ -101,3 +101,25 @@ export function catalogServes(catalog: SourceCatalog | undefined, targeting: Tar
   }
   return false;
 }
+
+/**
+ * The targeting as a network with this catalog is asked for it: of several targeted countries, only those
+ * the catalog lists (with the targeted states, cities, postal codes and ASNs where it lists those), in
+ * the customer's order. So the vendor's username names only places the network serves: all of them for a
+ * grammar that takes a list (Webshare), and for one that takes a single country, the one the adapter
+ * picks among them (stable for a session). Unchanged for an empty catalog, one country or none, or when
+ * the catalog lists none of them (the routing never sends that connection there).
+ */
+export function targetingForCatalog(catalog: SourceCatalog | undefined, targeting: Targeting): Targeting {
+  const countries = targeting.countries;
+  if (!catalog || catalog.size === 0 || !countries || countries.length < 2) {
+    return targeting;
+  }
+  const listed = countries.filter((code) => {
+    const country = catalog.get(code);
+    return country !== undefined && countryServes(country, targeting);
+  });
+  return listed.length === 0 || listed.length === countries.length
+    ? targeting
+    : { ...targeting, countries: listed };
+}

@@ -1,7 +1,8 @@
 import type { Targeting } from '@bytegate/contracts/targeting';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, catalogServes } from './catalog.ts';
-import type { GrammarAdapter } from './grammar.ts';
+import { buildCatalog, catalogServes, targetingForCatalog } from './catalog.ts';
+import { GRAMMAR_NAMES, type GrammarAdapter } from './grammar.ts';
+import { grammarAdapter } from './grammars/index.ts';
 import { networkBinding, networkExit, networkSourceIdOf, orderSources, readNetworkBinding } from './route.ts';
 import type { ExitsSource, NetworkSource, Source } from './source.ts';
 import { SourceHealth } from './source-health.ts';
@@ -197,6 +198,92 @@ describe('catalogs in the routing', () => {
     expect(ids({ countries: ['US'], cities: ['new york'] })).toEqual(['new-york', 'unknown']);
     expect(ids({ countries: ['US'] })).toEqual(['dallas', 'new-york', 'unknown']);
     expect(ids({ countries: ['JP'] })).toEqual(['unknown']);
+  });
+});
+
+describe('several countries against a catalog', () => {
+  const place = (country: string, city: string | null = null) => ({
+    country,
+    state: null,
+    city,
+    zip: null,
+    asn: null,
+  });
+  // The US with its cities, Germany without (any city there is tried); no France.
+  const catalog = buildCatalog([place('US', 'dallas'), place('US', 'new york'), place('DE')]);
+
+  it('asks a network only for the targeted countries its catalog lists, in the customer’s order', () => {
+    const cases: Array<[Targeting, Targeting]> = [
+      [{ countries: ['FR', 'DE', 'US'] }, { countries: ['DE', 'US'] }],
+      [{ countries: ['US', 'FR'] }, { countries: ['US'] }],
+      // Dallas is listed in the US, and Germany lists no cities: both may have it.
+      [
+        { countries: ['US', 'DE'], cities: ['dallas'] },
+        { countries: ['US', 'DE'], cities: ['dallas'] },
+      ],
+      // Munich is not among the US cities listed: only Germany may have it.
+      [
+        { countries: ['US', 'DE'], cities: ['munich'] },
+        { countries: ['DE'], cities: ['munich'] },
+      ],
+      [{ countries: ['FR'] }, { countries: ['FR'] }],
+      [{ countries: ['FR', 'JP'] }, { countries: ['FR', 'JP'] }],
+      [{}, {}],
+    ];
+    for (const [targeting, asked] of cases) {
+      expect({ targeting, asked: targetingForCatalog(catalog, targeting) }).toEqual({ targeting, asked });
+      expect(targetingForCatalog(new Map(), targeting)).toBe(targeting);
+      expect(targetingForCatalog(undefined, targeting)).toBe(targeting);
+    }
+  });
+
+  it('routes to a one-country grammar what the catalog narrows to one country', () => {
+    const oxylabs = grammarAdapter({ grammar: 'oxylabs' });
+    const munich: Targeting = { countries: ['US', 'DE'], cities: ['munich'] };
+    // Two countries with a city are more than Oxylabs can spell; Germany alone with it is not.
+    expect(oxylabs.cannotExpress(munich)).not.toBeNull();
+    const ids = (sources: Source[]) =>
+      orderSources(sources, munich, new SourceHealth(), 'weight').map((source) => source.id);
+    expect(ids([network('listed', { adapter: oxylabs, catalog })])).toEqual(['listed']);
+    expect(ids([network('unknown', { adapter: oxylabs })])).toEqual([]);
+    expect(networkExit(network('listed', { adapter: oxylabs, catalog }), munich, undefined)).toMatchObject({
+      country: 'DE',
+      upstream: { username: 'customer-acct-cc-DE-city-munich' },
+    });
+  });
+
+  it('names in every grammar only the listed countries: all of them in a list, else one of them', () => {
+    const session = { key: 'plan|sess-7|g1', minutes: 10 };
+    const targeting: Targeting = { countries: ['FR', 'DE', 'US'] };
+    for (const name of GRAMMAR_NAMES) {
+      const adapter = grammarAdapter(
+        name === 'template'
+          ? { grammar: 'template', template: '{user}[-cc-{country}][-s-{session}]' }
+          : { grammar: name },
+      );
+      const source = network(name, { adapter, catalog });
+      for (const connection of [session, undefined]) {
+        const exit = networkExit(source, targeting, connection);
+        const { username, password } = exit.kind === 'upstream' ? exit.upstream : {};
+        // The same as asking for the listed countries alone (a one-country grammar's pick among them is
+        // a function of the session; without one, it is a random one of them), and never France.
+        const asked = (countries: string[]) => adapter.credentials(source.account, { countries }, connection);
+        const spelled = { name, username, password };
+        if (connection) {
+          expect(spelled).toEqual({ name, ...asked(['DE', 'US']) });
+        } else {
+          const either = [asked(['DE']), asked(['US']), asked(['DE', 'US'])];
+          expect(either.map((credentials) => ({ name, ...credentials }))).toContainEqual(spelled);
+        }
+        expect(spelled).not.toEqual({ name, ...asked(['FR']) });
+        expect([name, ['DE', 'US'].includes(exit.country)]).toEqual([name, true]);
+      }
+    }
+    // Webshare takes a list: both listed countries, France left out.
+    const webshare = network('webshare', { adapter: grammarAdapter({ grammar: 'webshare' }), catalog });
+    expect(networkExit(webshare, targeting, undefined)).toMatchObject({
+      upstream: { username: 'acct-de-us-rotate' },
+    });
   });
 });
 

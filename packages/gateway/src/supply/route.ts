@@ -1,6 +1,6 @@
 import type { Targeting } from '@bytegate/contracts/targeting';
 import type { Exit } from '../store.ts';
-import { catalogServes } from './catalog.ts';
+import { catalogServes, targetingForCatalog } from './catalog.ts';
 import type { VendorSession } from './grammar.ts';
 import type { NetworkSource, Source, SupplyPreference } from './source.ts';
 import type { SourceHealth } from './source-health.ts';
@@ -15,8 +15,8 @@ export function healthCountry(targeting: Targeting): string {
 
 /**
  * The sources that may carry a connection, in the order they are tried: those switched on, with a
- * weight, able to spell its targeting, and (networks) whose catalog lists its place or is empty (our own
- * exits: the pick itself says whether one matches).
+ * weight, and (networks) whose catalog lists its place or is empty, able to spell its targeting as
+ * narrowed to that catalog (targetingForCatalog; our own exits: the pick itself says whether one matches).
  * By weight times health: a weighted random order (Efraimidis-Spirakis), so shares follow weights and a
  * failing source fades; cost breaks ties. With the cost preference, the cheapest first. Either way a
  * source the probes hold down (its last probes failed, no real dial opened since) comes after the rest.
@@ -34,11 +34,13 @@ export function orderSources(
     if (source.state !== 'active' || source.weight <= 0) {
       continue;
     }
-    if (
-      source.kind === 'network' &&
-      (source.adapter.cannotExpress(targeting) !== null || !catalogServes(source.catalog, targeting))
-    ) {
-      continue;
+    if (source.kind === 'network') {
+      // Asked only for the countries its catalog lists, a network may spell what the whole list cannot be
+      // (one country with a city, for a grammar that takes one country).
+      const asked = targetingForCatalog(source.catalog, targeting);
+      if (!catalogServes(source.catalog, asked) || source.adapter.cannotExpress(asked) !== null) {
+        continue;
+      }
     }
     const weight = source.weight * health.score(source.id, country);
     // u^(1/w) for u in (0, 1]: sorting by it descending draws without replacement by weight.
@@ -57,13 +59,15 @@ export function orderSources(
 
 /**
  * The exit a connection takes through a network: the vendor's endpoint with this connection's username
- * and password, which carry the targeting and (for a session) the vendor's session id.
+ * and password, which carry the targeting (of several countries, only those the network's catalog lists)
+ * and (for a session) the vendor's session id.
  */
 export function networkExit(
   source: NetworkSource,
-  targeting: Targeting,
+  connectionTargeting: Targeting,
   session: VendorSession | undefined,
 ): Exit {
+  const targeting = targetingForCatalog(source.catalog, connectionTargeting);
   const { username, password } = source.adapter.credentials(source.account, targeting, session);
   return {
     kind: 'upstream',

@@ -34,6 +34,7 @@ let store: InMemoryGatewayStore;
 let oxylabs: FakeNetwork;
 let decodo: FakeNetwork;
 let broken: FakeNetwork;
+let webshare: FakeNetwork;
 
 const ownExits: ExitsSource = {
   id: 'own-residential',
@@ -74,7 +75,7 @@ function networkSource(
 
 /** Only these sources are on (the others off): each test routes through exactly what it names. */
 function only(...sources: NetworkSource[]): void {
-  for (const id of ['oxylabs', 'decodo', 'broken', 'template']) {
+  for (const id of ['oxylabs', 'decodo', 'broken', 'template', 'webshare']) {
     const known = store.listSources('residential').find((source) => source.id === id);
     if (known) {
       store.setSource({ ...known, state: 'off' });
@@ -114,10 +115,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originPort = (origin.address() as AddressInfo).port;
-  [oxylabs, decodo, broken] = await Promise.all([
+  [oxylabs, decodo, broken, webshare] = await Promise.all([
     startFakeNetwork({ grammar: 'oxylabs', exits: [...US_EXITS, ...DE_EXITS] }),
     startFakeNetwork({ grammar: 'decodo', protocol: 'socks5', exits: [...US_EXITS, ...DE_EXITS] }),
     startFakeNetwork({ grammar: 'oxylabs', exits: US_EXITS }),
+    startFakeNetwork({ grammar: 'webshare', exits: [...US_EXITS, ...DE_EXITS] }),
   ]);
   store = new InMemoryGatewayStore().addPlan(plan).addExit({
     id: 'own-1',
@@ -144,12 +146,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  await Promise.all([oxylabs?.close(), decodo?.close(), broken?.close()]);
+  await Promise.all([oxylabs?.close(), decodo?.close(), broken?.close(), webshare?.close()]);
   await new Promise((resolve) => origin?.close(resolve));
 });
 
 beforeEach(() => {
-  for (const fake of [oxylabs, decodo, broken]) {
+  for (const fake of [oxylabs, decodo, broken, webshare]) {
     fake.seen.length = 0;
     fake.failing = false;
     fake.exhausted = false;
@@ -246,6 +248,39 @@ describe("a network's catalog", () => {
     expect(body).toContain('NO_RAY');
     expect(oxylabs.seen).toHaveLength(1);
     expect(decodo.seen).toHaveLength(3);
+  });
+});
+
+describe('several countries against a catalog', () => {
+  it('spells only the countries the catalog lists: one of them for Oxylabs, the list for Webshare', async () => {
+    const country = (code: string) => ({ country: code, state: null, city: null, zip: null, asn: null });
+    // Oxylabs takes one country: of cr.us,de its catalog lists Germany alone, so every connection asks
+    // for Germany (the adapter's own pick would have been the US about half the time).
+    only(
+      networkSource(
+        'oxylabs',
+        oxylabs,
+        { grammar: 'oxylabs' },
+        { catalog: buildCatalog([country('DE'), country('FR')]) },
+      ),
+    );
+    for (let i = 0; i < 8; i++) {
+      expect(await get(`${plan.login}__cr.us,de`)).toEqual({ body: '127.0.0.44', status: 200 });
+    }
+    expect(new Set(oxylabs.seen.map((seen) => seen.username))).toEqual(new Set(['customer-fakeuser-cc-DE']));
+    // Webshare takes a list: of cr.fr,us,de it names the two its catalog lists, in the customer's order.
+    only(
+      networkSource(
+        'webshare',
+        webshare,
+        { grammar: 'webshare' },
+        { catalog: buildCatalog([country('US'), country('DE')]) },
+      ),
+    );
+    expect((await get(`${plan.login}__cr.fr,us,de`)).status).toBe(200);
+    expect(webshare.seen.map((seen) => [seen.username, seen.parsed?.countries])).toEqual([
+      ['fakeuser-us-de-rotate', ['US', 'DE']],
+    ]);
   });
 });
 

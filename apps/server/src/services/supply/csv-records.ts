@@ -4,36 +4,43 @@ export interface CsvRecord {
   cells: string[];
 }
 
+/** The separators a CSV file may use. */
+export const CSV_SEPARATORS = [',', ';', '\t'] as const;
+export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
+
+/** A file's records, and the line of a quoted cell never closed (it ran to the end of the file). */
+export interface CsvRead {
+  records: CsvRecord[];
+  unclosedQuoteLine?: number;
+}
+
 /**
  * The records of a CSV file as spreadsheets and vendors write them (RFC 4180): cells in double quotes may
- * hold the separator, line breaks and `""` for a quote. The separator is the first line's comma,
- * semicolon or tab, whichever it holds most of. Blank lines and lines starting with `#` are skipped.
+ * hold the separator, line breaks and `""` for a quote. Blank lines and lines starting with `#` are
+ * skipped. `limit`: stop after that many records (a look at the file's first lines).
  */
-export function readCsvRecords(text: string): CsvRecord[] {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const separator = [',', ';', '\t'].reduce((best, candidate) =>
-    firstLine.split(candidate).length > firstLine.split(best).length ? candidate : best,
-  );
+export function readCsv(text: string, separator: CsvSeparator, limit = Number.POSITIVE_INFINITY): CsvRead {
   const records: CsvRecord[] = [];
+  let unclosedQuoteLine: number | undefined;
   let line = 1;
   let index = 0;
-  while (index < text.length) {
+  while (index < text.length && records.length < limit) {
     const start = line;
     const cells: string[] = [];
     let cell = '';
-    let isQuoted = false;
+    let quotedFrom = 0;
     let isRecordEnd = false;
     const lineStart = index;
     while (index < text.length && !isRecordEnd) {
       const char = text[index] as string;
-      if (isQuoted) {
+      if (quotedFrom > 0) {
         if (char === '"' && text[index + 1] === '"') {
           cell += '"';
           index += 2;
           continue;
         }
         if (char === '"') {
-          isQuoted = false;
+          quotedFrom = 0;
         } else {
           if (char === '\n') {
             line += 1;
@@ -44,7 +51,7 @@ export function readCsvRecords(text: string): CsvRecord[] {
         continue;
       }
       if (char === '"' && cell.trim() === '') {
-        isQuoted = true;
+        quotedFrom = line;
         cell = '';
       } else if (char === separator) {
         cells.push(cell);
@@ -58,11 +65,28 @@ export function readCsvRecords(text: string): CsvRecord[] {
       }
       index += 1;
     }
+    if (quotedFrom > 0) {
+      unclosedQuoteLine = quotedFrom;
+    }
     cells.push(cell);
     const raw = text.slice(lineStart, index).trim();
     if (raw !== '' && !raw.startsWith('#')) {
       records.push({ line: start, cells });
     }
   }
-  return records;
+  return unclosedQuoteLine === undefined ? { records } : { records, unclosedQuoteLine };
+}
+
+/**
+ * The records of a CSV file (see readCsv) whose separator is the first line's comma, semicolon or tab,
+ * whichever it holds most of.
+ */
+export function readCsvRecords(text: string): CsvRecord[] {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const separator = CSV_SEPARATORS.reduce<CsvSeparator>(
+    (best, candidate) =>
+      firstLine.split(candidate).length > firstLine.split(best).length ? candidate : best,
+    ',',
+  );
+  return readCsv(text, separator).records;
 }

@@ -1,6 +1,7 @@
 import type {
   ByteUnitsName,
   DateOrderName,
+  DecimalMarkName,
   ImportVendorUsageResponse,
   ReconciliationResponse,
 } from '@bytegate/contracts/admin-supply-reconciliation';
@@ -122,6 +123,7 @@ export async function importVendorUsage(
     content: string;
     units: ByteUnitsName;
     dateOrder?: DateOrderName | undefined;
+    decimalMark?: DecimalMarkName | undefined;
     reason: string;
     actor: StaffActor;
     now?: Date | undefined;
@@ -133,6 +135,7 @@ export async function importVendorUsage(
   const read = readVendorUsageCsv(props.content, {
     units: props.units,
     dateOrder: props.dateOrder,
+    decimalMark: props.decimalMark,
     today: isoDay(now),
   });
   if ('problems' in read) {
@@ -179,6 +182,7 @@ export async function importVendorUsage(
         columns: file.columns,
         units: props.units,
         ...(props.dateOrder ? { dateOrder: props.dateOrder } : {}),
+        ...(props.decimalMark ? { decimalMark: props.decimalMark } : {}),
       },
       reason: props.reason,
     });

@@ -1,17 +1,24 @@
+import { type CsvRecord, type CsvSeparator, readCsv } from './csv-records.ts';
+import { type Columns, findHeader, type Header, TOTAL_ROWS } from './vendor-usage-header.ts';
 import {
   type ByteUnits,
   bytesPerUnit,
   type DateOrder,
+  type DecimalMark,
   dateOrderOf,
+  decimalMarkOf,
+  MARK_OPTION,
+  numberOf,
   parseAmount,
   parseDayCell,
 } from './vendor-usage-values.ts';
 
-// A vendor's usage export, read whole and pure: a CSV with a header that names a date column and a
-// traffic column (and maybe a unit column), one or more rows a day. All or nothing: any bad row refuses
-// the file with every problem by line (the header's line is the first), so an import never half happens.
+// A vendor's usage export, read whole and pure: a CSV with a header (among its first lines, see
+// vendor-usage-header.ts) that names a date column and a traffic column (and maybe a unit column), one or
+// more rows a day. All or nothing: any bad row refuses the file with every problem by line (the file's
+// own line numbers), so an import never half happens.
 
-/** A line of the file that cannot be read, and why (line 1 is the file's first line). */
+/** A line of the file that cannot be read, and why (line 1 is the file's first line, above the header or not). */
 export interface VendorUsageProblem {
   line: number;
   message: string;
@@ -38,6 +45,8 @@ export type VendorUsageRead = { file: VendorUsageFile } | { message: string; pro
 export interface VendorUsageOptions {
   units: ByteUnits;
   dateOrder?: DateOrder | undefined;
+  /** The amounts' decimal mark; otherwise as the file shows it (see decimalMarkOfFile). */
+  decimalMark?: DecimalMark | undefined;
   /** Today's UTC day (YYYY-MM-DD): a later day is refused. */
   today: string;
 }
@@ -47,146 +56,6 @@ export const VENDOR_USAGE_MAX_ROWS = 100_000;
 export const VENDOR_USAGE_MAX_SPAN_DAYS = 366;
 const PROBLEMS_SHOWN = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const TRAFFIC_WORDS = new Set([
-  'traffic',
-  'usage',
-  'used',
-  'bandwidth',
-  'data',
-  'bytes',
-  'volume',
-  'consumption',
-  'consumed',
-  'transfer',
-  'transferred',
-]);
-const DATE_WORDS = new Set(['date', 'day', 'period']);
-const TOTAL_ROWS = new Set(['total', 'totals', 'sum', 'grand total', 'all']);
-
-interface CsvRecord {
-  line: number;
-  cells: string[];
-}
-
-/** The file's delimiter: a comma, unless its first line has more semicolons or tabs (outside quotes). */
-function delimiterOf(text: string): string {
-  const firstLine = (text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '').replace(/"[^"]*"/g, '');
-  const counts = [',', ';', '\t'].map((delimiter) => [delimiter, firstLine.split(delimiter).length] as const);
-  return counts.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
-}
-
-/** RFC 4180 records, each with the line it starts on; quoted fields may hold delimiters, quotes and lines. */
-function readRecords(text: string, delimiter: string): CsvRecord[] | VendorUsageProblem {
-  const records: CsvRecord[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let recordLine = 1;
-  let quotedFrom = 0;
-  let i = 0;
-  const endRecord = () => {
-    cells.push(cell);
-    records.push({ line: recordLine, cells });
-    cells = [];
-    cell = '';
-  };
-  while (i < text.length) {
-    const char = text[i];
-    if (quotedFrom > 0) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i += 2;
-        continue;
-      }
-      if (char === '"') {
-        quotedFrom = 0;
-      } else {
-        cell += char;
-        line += char === '\n' ? 1 : 0;
-      }
-      i += 1;
-      continue;
-    }
-    if (char === '"' && cell.trim() === '') {
-      quotedFrom = line;
-      cell = '';
-    } else if (char === delimiter) {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      endRecord();
-      i += char === '\r' && text[i + 1] === '\n' ? 1 : 0;
-      line += 1;
-      recordLine = line;
-    } else {
-      cell += char;
-    }
-    i += 1;
-  }
-  if (quotedFrom > 0) {
-    return { line: quotedFrom, message: 'a quoted field is never closed' };
-  }
-  if (cell !== '' || cells.length > 0) {
-    endRecord();
-  }
-  return records;
-}
-
-const wordsOf = (name: string) =>
-  name
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-
-interface Columns {
-  date: number;
-  traffic: number;
-  unit: number | null;
-  /** The traffic column's own unit (Traffic (GB), bytes); undefined when each row must say it. */
-  trafficUnit: bigint | undefined;
-}
-
-/** One column among candidates: the only one, else the only one whose name is `preferred` alone. */
-function pickOne(candidates: number[], names: string[], isPreferred: (words: string[]) => boolean) {
-  if (candidates.length <= 1) {
-    return candidates[0];
-  }
-  const preferred = candidates.filter((index) => isPreferred(wordsOf(names[index] ?? '')));
-  return preferred.length === 1 ? preferred[0] : null;
-}
-
-/** The header's columns, or what is missing from it. */
-function columnsOf(names: string[], units: ByteUnits): Columns | string {
-  const unitOf = (words: string[]) =>
-    words.map((word) => bytesPerUnit(word, units)).find((unit) => unit !== undefined);
-  const dates: number[] = [];
-  const traffic: number[] = [];
-  let unit: number | null = null;
-  names.forEach((name, index) => {
-    const words = wordsOf(name);
-    if (words.some((word) => DATE_WORDS.has(word))) {
-      dates.push(index);
-    } else if (words.length === 1 && (words[0] === 'unit' || words[0] === 'units')) {
-      unit = index;
-    } else if (words.some((word) => TRAFFIC_WORDS.has(word)) || unitOf(words) !== undefined) {
-      traffic.push(index);
-    }
-  });
-  const listed = (indexes: number[]) => indexes.map((index) => names[index]?.trim()).join(', ');
-  const date = pickOne(dates, names, (words) => words.length === 1);
-  const amount = pickOne(traffic, names, (words) => words.includes('total'));
-  if (date === undefined || amount === undefined) {
-    return 'the header must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))';
-  }
-  if (date === null) {
-    return `the header has several date columns (${listed(dates)}): keep one`;
-  }
-  if (amount === null) {
-    return `the header has several traffic columns (${listed(traffic)}): keep one, or name the one to read Total`;
-  }
-  return { date, traffic: amount, unit, trafficUnit: unitOf(wordsOf(names[amount] ?? '')) };
-}
 
 /** `n lines have problems` (or one), and the first problems by line. */
 function refusal(problems: VendorUsageProblem[]): VendorUsageRead {
@@ -205,31 +74,107 @@ interface ReadRow {
   ambiguous?: { first: number; second: number; year: number };
 }
 
+/** The rows under the header, blank ones left out. */
+function rowsUnder(text: string, header: Header): CsvRecord[] | VendorUsageProblem {
+  const read = readCsv(text, header.separator);
+  if (read.unclosedQuoteLine !== undefined) {
+    return { line: read.unclosedQuoteLine, message: 'a quoted field is never closed' };
+  }
+  return read.records.filter(
+    (record) => record.line > header.record.line && record.cells.some((cell) => cell.trim() !== ''),
+  );
+}
+
+/** The file's decimal mark, how it was settled, and a problem when the amounts disagree. */
+interface FileDecimalMark {
+  mark: DecimalMark | undefined;
+  isBySeparator: boolean;
+  problem?: VendorUsageProblem;
+}
+
+/**
+ * The amounts' decimal mark. Given by the operator, it is that one. In a comma-separated file it is the
+ * point, and a comma in an amount groups thousands: such a file can hold a comma in a number only
+ * quoted ("1,234.5"), which is how US and UK exports write a grouped number, while exports in
+ * decimal-comma locales separate fields with `;` (spreadsheets' list separator follows the decimal
+ * mark). An unquoted 1,234 there is two fields, refused by the count of fields (never read as 1 or as
+ * 1234). Otherwise (`;`, tab) the amounts settle it: one that shows its mark (1,5 · 1.234,5 · 0,123 ·
+ * 12.75) settles it for the file, and one that could be either (1,234 with nothing else to go by) is
+ * refused on its line.
+ */
+function decimalMarkOfFile(
+  rows: readonly CsvRecord[],
+  columns: Columns,
+  separator: CsvSeparator,
+  given: DecimalMark | undefined,
+): FileDecimalMark {
+  if (given !== undefined || separator === ',') {
+    return { mark: given ?? 'point', isBySeparator: given === undefined };
+  }
+  const first: Partial<Record<DecimalMark, { line: number; number: string }>> = {};
+  for (const { line, cells } of rows) {
+    if (TOTAL_ROWS.has((cells[columns.date] ?? '').trim().toLowerCase())) {
+      continue;
+    }
+    const number = numberOf(cells[columns.traffic] ?? '');
+    const shown = number === undefined ? undefined : decimalMarkOf(number);
+    if ((shown === 'point' || shown === 'comma') && number !== undefined) {
+      first[shown] ??= { line, number };
+    }
+  }
+  const { point, comma } = first;
+  if (point && comma) {
+    const [earlier, later] = point.line < comma.line ? [point, comma] : [comma, point];
+    const markOf = (found: typeof point) => (found === point ? 'point' : 'comma');
+    return {
+      mark: undefined,
+      isBySeparator: false,
+      problem: {
+        line: later.line,
+        message: `"${later.number}" has a decimal ${markOf(later)}, but "${earlier.number}" on line ${earlier.line} a decimal ${markOf(earlier)}: ${MARK_OPTION}`,
+      },
+    };
+  }
+  return { mark: point ? 'point' : comma ? 'comma' : undefined, isBySeparator: false };
+}
+
+/** A problem with a row's cells as such: more fields than the header names (a number split in two). */
+function fieldsProblem(cells: readonly string[], header: Header): string | undefined {
+  const named = header.record.cells.length;
+  if (!cells.slice(named).some((cell) => cell.trim() !== '')) {
+    return undefined;
+  }
+  const count = `the line has ${cells.length} fields where the header has ${named}`;
+  return header.separator === ','
+    ? `${count}: a number with a comma in it (1,5 or 1,234) must be quoted ("1,234"), or the file separated by ;`
+    : count;
+}
+
 /** Reads a vendor's usage export (see the module's comment); a refusal says why, by line where it can. */
 export function readVendorUsageCsv(content: string, options: VendorUsageOptions): VendorUsageRead {
   const text = content.replace(/^\uFEFF/, '');
-  const records = readRecords(text, delimiterOf(text));
-  if (!Array.isArray(records)) {
-    return refusal([records]);
+  const header = findHeader(text, options);
+  if ('message' in header) {
+    return { message: header.message, problems: [] };
   }
-  const lines = records.filter(
-    (record) => record.cells.some((cell) => cell.trim() !== '') && !record.cells[0]?.startsWith('#'),
-  );
-  const header = lines.shift();
-  if (!header) {
-    return { message: 'the file is empty', problems: [] };
+  const lines = rowsUnder(text, header);
+  if (!Array.isArray(lines)) {
+    return refusal([lines]);
   }
   if (lines.length > VENDOR_USAGE_MAX_ROWS) {
     return { message: `the file has more than ${VENDOR_USAGE_MAX_ROWS} rows: split it`, problems: [] };
   }
-  const columns = columnsOf(header.cells, options.units);
-  if (typeof columns === 'string') {
-    return { message: columns.replace(/^the header/, `the header (line ${header.line})`), problems: [] };
-  }
-  const problems: VendorUsageProblem[] = [];
+  const { columns } = header;
+  const decimal = decimalMarkOfFile(lines, columns, header.separator, options.decimalMark);
+  const problems: VendorUsageProblem[] = decimal.problem ? [decimal.problem] : [];
   const rows: ReadRow[] = [];
   let skipped = 0;
   for (const { line, cells } of lines) {
+    const fields = fieldsProblem(cells, header);
+    if (fields !== undefined) {
+      problems.push({ line, message: fields });
+      continue;
+    }
     const dateCell = cells[columns.date] ?? '';
     if (TOTAL_ROWS.has(dateCell.trim().toLowerCase())) {
       skipped += 1;
@@ -244,7 +189,14 @@ export function readVendorUsageCsv(content: string, options: VendorUsageOptions)
       });
       continue;
     }
-    const amount = parseAmount(cells[columns.traffic] ?? '', rowUnit, options.units);
+    const trafficCell = cells[columns.traffic] ?? '';
+    const number = numberOf(trafficCell);
+    const amount =
+      decimal.isBySeparator && number !== undefined && decimalMarkOf(number) === 'comma'
+        ? {
+            problem: `"${number}" has a decimal comma, but in a comma-separated file the point is the decimal mark and a comma groups thousands: separate the fields with ;, or say --decimal-mark comma (Decimal mark in the console)`,
+          }
+        : parseAmount(trafficCell, rowUnit, options.units, decimal.mark);
     const day = dateCell.trim() === '' ? { problem: 'no date' } : parseDayCell(dateCell, options.dateOrder);
     for (const found of [day, amount]) {
       if ('problem' in found) {
@@ -269,7 +221,7 @@ export function readVendorUsageCsv(content: string, options: VendorUsageOptions)
   if (problems.length > 0) {
     return refusal(problems);
   }
-  const file = fileOf(rows, skipped, header.cells, columns);
+  const file = fileOf(rows, skipped, header.record.cells, columns);
   if (spanDays(file) > VENDOR_USAGE_MAX_SPAN_DAYS) {
     const message = `the file spans ${spanDays(file)} days, from ${file.days[0]?.date} to ${file.days.at(-1)?.date}: import at most ${VENDOR_USAGE_MAX_SPAN_DAYS} days at a time`;
     return { message, problems: [] };

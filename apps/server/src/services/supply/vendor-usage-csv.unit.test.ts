@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readVendorUsageCsv, type VendorUsageOptions, type VendorUsageRead } from './vendor-usage-csv.ts';
-import { parseAmount, parseDayCell } from './vendor-usage-values.ts';
+import { decimalMarkOf, parseAmount, parseDayCell } from './vendor-usage-values.ts';
 
 const options: VendorUsageOptions = { units: 'decimal', today: '2025-03-31' };
 const read = (text: string, more: Partial<VendorUsageOptions> = {}) =>
@@ -33,8 +33,9 @@ describe('parseAmount', () => {
   it('says what is wrong with an amount', () => {
     expect(parseAmount('', 1n, 'decimal')).toEqual({ problem: 'no traffic' });
     expect(parseAmount('-3', 1n, 'decimal')).toEqual({ problem: 'traffic must not be negative (-3)' });
-    expect(parseAmount('1,5', 1n, 'decimal')).toEqual({
-      problem: '"1,5" is not a number: write decimals with a point (1.5), commas only between thousands',
+    expect(parseAmount('1,5', 1n, 'decimal')).toEqual({ problem: '1,5 is not a whole number of bytes' });
+    expect(parseAmount('12,34,567', 1n, 'decimal')).toEqual({
+      problem: '"12,34,567" is not a number, such as 1234.5, 1,234.5 or 1.234,5',
     });
     expect(parseAmount('12 parsecs', undefined, 'decimal')).toEqual({
       problem: '"parsecs" is not a unit: use B, KB, MB, GB, TB (or KiB, MiB, GiB, TiB)',
@@ -49,6 +50,58 @@ describe('parseAmount', () => {
     expect(parseAmount('99999999 TB', undefined, 'decimal')).toEqual({
       problem: '99999999 TB is more traffic than a day can hold',
     });
+  });
+});
+
+describe('decimal marks', () => {
+  it('tell the mark a number shows by itself, and when it could be either', () => {
+    const cases: Array<[string, ReturnType<typeof decimalMarkOf>]> = [
+      ['1234', undefined],
+      ['1 234', undefined],
+      ['1,5', 'comma'],
+      ['1,23', 'comma'],
+      ['1,2345', 'comma'],
+      ['1234,567', 'comma'], // four digits before a comma: no thousands group
+      ['0,123', 'comma'], // a lone 0 is never grouped
+      ['1.234,5', 'comma'],
+      ['1.234.567', 'comma'], // the point repeats: it groups
+      ['1 234,567', 'comma'],
+      ['1.5', 'point'],
+      ['0.123', 'point'],
+      ['1,234.5', 'point'],
+      ['1,234,567', 'point'],
+      ['1,234', 'ambiguous'],
+      ['1.234', 'ambiguous'],
+      ['999,999', 'ambiguous'],
+    ];
+    for (const [number, mark] of cases) {
+      expect([number, decimalMarkOf(number)]).toEqual([number, mark]);
+    }
+  });
+
+  it('read an amount with the file’s mark, or its own, and refuse one that could be read both ways', () => {
+    expect(parseAmount('1,23 GB', undefined, 'decimal', 'comma')).toEqual({ bytes: 1_230_000_000 });
+    expect(parseAmount('1.234,5 MB', undefined, 'decimal', 'comma')).toEqual({ bytes: 1_234_500_000 });
+    expect(parseAmount('1 234,5 MB', undefined, 'decimal', 'comma')).toEqual({ bytes: 1_234_500_000 });
+    expect(parseAmount('1\u202f234\u202f567', 1n, 'decimal', 'comma')).toEqual({ bytes: 1_234_567 });
+    expect(parseAmount('1,234', 1_000_000n, 'decimal', 'comma')).toEqual({ bytes: 1_234_000 });
+    expect(parseAmount('1,234', 1_000_000n, 'decimal', 'point')).toEqual({ bytes: 1_234_000_000 });
+    expect(parseAmount('1,5 GB', undefined, 'decimal')).toEqual({ bytes: 1_500_000_000 });
+    expect(parseAmount('1,234', 1_000_000n, 'decimal')).toEqual({
+      problem:
+        '"1,234" could be 1234 or 1.234 (a thousands separator or a decimal mark): say which with --decimal-mark point or comma (Decimal mark in the console)',
+    });
+    expect(parseAmount('1.234 GB', undefined, 'decimal')).toMatchObject({
+      problem: expect.stringContaining('"1.234" could be 1234 or 1.234'),
+    });
+    expect(parseAmount('1.5', 1_000_000n, 'decimal', 'comma')).toEqual({
+      problem: '"1.5" is not a number with a decimal comma (1.234,5)',
+    });
+    expect(parseAmount('1,5', 1_000_000n, 'decimal', 'point')).toEqual({
+      problem: '"1,5" is not a number with a decimal point (1,234.5)',
+    });
+    // Groups of three, all with the same sign.
+    expect(parseAmount('1,234 567', 1n, 'decimal', 'point')).toMatchObject({ problem: expect.any(String) });
   });
 });
 
@@ -129,6 +182,86 @@ describe('readVendorUsageCsv', () => {
     ]);
   });
 
+  it('reads decimal commas in ;-separated exports, settled by the file’s amounts or the option', () => {
+    // A European export: `;` between fields, decimal commas, points grouping thousands.
+    const european = 'Date;Traffic (GB)\n01.03.2025;1,23\n02.03.2025;1.234,5\n03.03.2025;1,234\n';
+    expect(daysOf(read(european))).toEqual([
+      ['2025-03-01', 1_230_000_000],
+      ['2025-03-02', 1_234_500_000_000],
+      // 1,234 alone could be either; the file's 1,23 says the comma is its decimal mark.
+      ['2025-03-03', 1_234_000_000],
+    ]);
+    expect(daysOf(read('Date;Traffic (GB)\n2025-03-01;12.75\n2025-03-02;1,234\n'))).toEqual([
+      ['2025-03-01', 12_750_000_000],
+      ['2025-03-02', 1_234_000_000_000],
+    ]);
+    // Nothing in the file settles it: each amount that could be read both ways is refused on its line.
+    const unsettled = 'Date;Traffic (GB)\n2025-03-01;1,234\n2025-03-02;2\n2025-03-03;3.500\n';
+    expect(read(unsettled)).toEqual({
+      message: '2 lines have problems',
+      problems: [
+        {
+          line: 2,
+          message:
+            '"1,234" could be 1234 or 1.234 (a thousands separator or a decimal mark): say which with --decimal-mark point or comma (Decimal mark in the console)',
+        },
+        {
+          line: 4,
+          message:
+            '"3.500" could be 3500 or 3.500 (a thousands separator or a decimal mark): say which with --decimal-mark point or comma (Decimal mark in the console)',
+        },
+      ],
+    });
+    expect(daysOf(read(unsettled, { decimalMark: 'comma' }))).toEqual([
+      ['2025-03-01', 1_234_000_000],
+      ['2025-03-02', 2_000_000_000],
+      ['2025-03-03', 3_500_000_000_000],
+    ]);
+    expect(read('Date;Traffic (GB)\n2025-03-01;1,5\n2025-03-02;2.25\n')).toEqual({
+      message: '1 line has a problem',
+      problems: [
+        {
+          line: 3,
+          message:
+            '"2.25" has a decimal point, but "1,5" on line 2 a decimal comma: say which with --decimal-mark point or comma (Decimal mark in the console)',
+        },
+      ],
+    });
+  });
+
+  it('reads a comma in a comma-separated file as a thousands separator when quoted, and refuses a split number', () => {
+    expect(daysOf(read('Date,Traffic (MB)\n2025-03-01,"1,234"\n'))).toEqual([['2025-03-01', 1_234_000_000]]);
+    // Unquoted, 1,5 is two fields: refused, never read as 1.
+    expect(read('Date,Traffic (GB)\n2025-03-01,1,5\n2025-03-02,2\n')).toEqual({
+      message: '1 line has a problem',
+      problems: [
+        {
+          line: 2,
+          message:
+            'the line has 3 fields where the header has 2: a number with a comma in it (1,5 or 1,234) must be quoted ("1,234"), or the file separated by ;',
+        },
+      ],
+    });
+    expect(read('Date,Traffic (GB)\n2025-03-01,"1,5"\n')).toEqual({
+      message: '1 line has a problem',
+      problems: [
+        {
+          line: 2,
+          message:
+            '"1,5" has a decimal comma, but in a comma-separated file the point is the decimal mark and a comma groups thousands: separate the fields with ;, or say --decimal-mark comma (Decimal mark in the console)',
+        },
+      ],
+    });
+    expect(daysOf(read('Date,Traffic (GB)\n2025-03-01,"1,5"\n', { decimalMark: 'comma' }))).toEqual([
+      ['2025-03-01', 1_500_000_000],
+    ]);
+    // Empty cells past the header's columns (a trailing separator) are no extra field.
+    expect(daysOf(read('Date;Traffic (GB)\n2025-03-01;2;;\n'))).toEqual([['2025-03-01', 2_000_000_000]]);
+    expect(read('Date;Traffic (GB)\n2025-03-01;2;x\n')).toMatchObject({
+      problems: [{ line: 2, message: 'the line has 3 fields where the header has 2' }],
+    });
+  });
+
   it('settles day-first and month-first dates from the file, or from the option', () => {
     expect(daysOf(read('Date,GB\n03/12/2025,1\n03/13/2025,2\n'))).toEqual([
       ['2025-03-12', 1_000_000_000],
@@ -187,9 +320,16 @@ describe('readVendorUsageCsv', () => {
 
   it('refuses a file without the columns it needs, or with two of a kind', () => {
     const missing =
-      'the header (line 1) must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))';
-    expect(read('Date,Requests\n2025-03-01,5\n')).toEqual({ message: missing, problems: [] });
+      'the header must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))';
+    expect(read('Date,Requests\n2025-03-01,5\n')).toEqual({
+      message: `${missing}: none of its 2 lines does`,
+      problems: [],
+    });
+    expect(read('Date,Requests\n')).toEqual({ message: `${missing}: its one line does not`, problems: [] });
+    const longTitle = `${Array.from({ length: 10 }, (_, i) => `Note ${i}`).join('\n')}\nDate,Bytes\n2025-03-01,5\n`;
+    expect(read(longTitle)).toEqual({ message: `${missing}: none of its first 10 lines does`, problems: [] });
     expect(read('')).toEqual({ message: 'the file is empty', problems: [] });
+    expect(read('\uFEFF\n \n')).toEqual({ message: 'the file is empty', problems: [] });
     expect(read('Date,Upload (GB),Download (GB)\n2025-03-01,1,2\n')).toMatchObject({
       message:
         'the header (line 1) has several traffic columns (Upload (GB), Download (GB)): keep one, or name the one to read Total',

@@ -29,17 +29,85 @@ export function bytesPerUnit(name: string, units: ByteUnits): bigint | undefined
   return match[2] === 'i' || units === 'binary' ? 1024n ** power : 1000n ** power;
 }
 
-const AMOUNT = /^(\d+(?:,\d{3})*)(?:\.(\d+))?(?:\s*([a-z]+))?$/i;
+/**
+ * The decimal mark of a file's amounts: the point (1,234.5) or the comma (1.234,5, as European exports
+ * write it). The other sign, a space or a no-break space may group thousands.
+ */
+export type DecimalMark = 'point' | 'comma';
+
+/** A number, maybe grouped, then maybe a unit: `1.5 GB`, `1 234,5`, `1,536MB`. */
+const AMOUNT = /^(\d[\d.,\s\u00a0\u202f]*?)\s*([a-z]+)?$/i;
+/**
+ * Each mark, and a whole part grouped in thousands beside it: one to three digits, then groups of three,
+ * all split by the same sign (the other mark, a space, a no-break or a narrow no-break space).
+ */
+const MARKS: Record<DecimalMark, { mark: string; grouped: RegExp }> = {
+  point: { mark: '.', grouped: /^\d{1,3}([, \u00a0\u202f])\d{3}(?:\1\d{3})*$/ },
+  comma: { mark: ',', grouped: /^\d{1,3}([. \u00a0\u202f])\d{3}(?:\1\d{3})*$/ },
+};
+
+/**
+ * The decimal mark a number shows by itself, `ambiguous` when it could be either, undefined when it
+ * has no point or comma at all. `1,5` `1,23` `1234,5` `0,123` `1.234,5` and `1.234.567` show a comma
+ * (a thousands group has three digits, never follows a leading 0 or four digits, and a decimal mark comes
+ * once and last); their mirror images show a point. `1,234` and `1.234` alone are ambiguous: a thousand
+ * and some, or one and a fraction.
+ */
+export function decimalMarkOf(number: string): DecimalMark | 'ambiguous' | undefined {
+  const commas = number.split(',').length - 1;
+  const points = number.split('.').length - 1;
+  if (commas > 0 && points > 0) {
+    return number.lastIndexOf(',') > number.lastIndexOf('.') ? 'comma' : 'point';
+  }
+  if (commas + points === 0) {
+    return undefined;
+  }
+  const sign = commas > 0 ? ',' : '.';
+  const shown: DecimalMark = sign === ',' ? 'comma' : 'point';
+  const other: DecimalMark = sign === ',' ? 'point' : 'comma';
+  if (commas + points > 1) {
+    return other; // the sign repeats: it groups thousands
+  }
+  const [whole = '', fraction = ''] = number.replace(/[\s\u00a0\u202f]/g, '').split(sign);
+  return fraction.length !== 3 || whole.startsWith('0') || whole.length > 3 ? shown : 'ambiguous';
+}
+
+/** The number part of an amount's cell (undefined when the cell is no amount), as decimalMarkOf reads it. */
+export function numberOf(cell: string): string | undefined {
+  return AMOUNT.exec(cell.trim())?.[1];
+}
+
+/** `number` in the digits of its whole part and its fraction, if it is written with `decimalMark`. */
+function digitsOf(number: string, decimalMark: DecimalMark): { whole: string; fraction: string } | undefined {
+  const { mark, grouped } = MARKS[decimalMark];
+  const [whole = '', fraction, extra] = number.split(mark);
+  if (extra !== undefined || (fraction !== undefined && !/^\d+$/.test(fraction))) {
+    return undefined;
+  }
+  if (!/^\d+$/.test(whole) && !grouped.test(whole)) {
+    return undefined;
+  }
+  return { whole: whole.replace(/\D/g, ''), fraction: fraction ?? '' };
+}
 
 /** An amount of traffic read: whole bytes, or why it cannot be read. */
 export type Amount = { bytes: number } | { problem: string };
 
+/** How an operator says which decimal mark a file's amounts use. */
+export const MARK_OPTION = 'say which with --decimal-mark point or comma (Decimal mark in the console)';
+
 /**
- * `1.5 GB`, `1,536 MB`, `1536`, with a unit of its own or else `unit` (the column's): whole bytes,
- * rounded half up from the exact value (1.0000000005 GB is 1,000,000,001 bytes, never a float's guess).
- * A point is the decimal mark, and a comma only separates thousands.
+ * `1.5 GB`, `1,536 MB`, `1536`, `1,5 GB`, with a unit of its own or else `unit` (the column's): whole
+ * bytes, rounded half up from the exact value (1.0000000005 GB is 1,000,000,001 bytes, never a float's
+ * guess). `decimalMark` is the file's (readVendorUsageCsv settles it); without one, a number is read by
+ * the mark it shows itself, and one that could be read both ways (1,234) is refused, never guessed.
  */
-export function parseAmount(cell: string, unit: bigint | undefined, units: ByteUnits): Amount {
+export function parseAmount(
+  cell: string,
+  unit: bigint | undefined,
+  units: ByteUnits,
+  decimalMark?: DecimalMark,
+): Amount {
   const text = cell.trim();
   if (text === '') {
     return { problem: 'no traffic' };
@@ -49,13 +117,24 @@ export function parseAmount(cell: string, unit: bigint | undefined, units: ByteU
   }
   const match = AMOUNT.exec(text);
   if (!match) {
-    return /^\d+,\d{1,2}$/.test(text) || /^\d+,\d{4,}$/.test(text)
-      ? {
-          problem: `"${text}" is not a number: write decimals with a point (1.5), commas only between thousands`,
-        }
-      : { problem: `"${text}" is not an amount of traffic, such as 1.25 GB or 1342177280` };
+    return { problem: `"${text}" is not an amount of traffic, such as 1.25 GB or 1342177280` };
   }
-  const [, whole = '0', fraction = '', ownUnit] = match;
+  const [, number = '', ownUnit] = match;
+  const shown = decimalMarkOf(number);
+  if (decimalMark === undefined && shown === 'ambiguous') {
+    return {
+      problem: `"${number}" could be ${number.replace(/[.,]/, '')} or ${number.replace(',', '.')} (a thousands separator or a decimal mark): ${MARK_OPTION}`,
+    };
+  }
+  const digits = digitsOf(number, decimalMark ?? (shown === 'comma' ? 'comma' : 'point'));
+  if (!digits) {
+    return {
+      problem:
+        decimalMark === undefined
+          ? `"${number}" is not a number, such as 1234.5, 1,234.5 or 1.234,5`
+          : `"${number}" is not a number with a decimal ${decimalMark} (${decimalMark === 'point' ? '1,234.5' : '1.234,5'})`,
+    };
+  }
   const perUnit = ownUnit ? bytesPerUnit(ownUnit, units) : unit;
   if (perUnit === undefined) {
     return ownUnit
@@ -64,14 +143,15 @@ export function parseAmount(cell: string, unit: bigint | undefined, units: ByteU
           problem: `${text} has no unit: write it as ${text} GB, or name the unit in the column (Traffic (GB))`,
         };
   }
-  if (perUnit === 1n && fraction !== '' && /[1-9]/.test(fraction)) {
+  const { whole, fraction } = digits;
+  if (perUnit === 1n && /[1-9]/.test(fraction)) {
     return { problem: `${text} is not a whole number of bytes` };
   }
   if (fraction.length > 12) {
     return { problem: `${text} has more than 12 decimals` };
   }
   const scale = 10n ** BigInt(fraction.length);
-  const exact = BigInt(whole.replaceAll(',', '') + fraction) * perUnit;
+  const exact = BigInt(whole + fraction) * perUnit;
   const rounded = exact / scale + (2n * (exact % scale) >= scale ? 1n : 0n);
   if (rounded > BigInt(Number.MAX_SAFE_INTEGER)) {
     return { problem: `${text} is more traffic than a day can hold` };

@@ -160,7 +160,7 @@ describe.each(testDatabaseKinds())('the reconciliation API on %s', (kind) => {
     const noColumns = await post({ content: 'Day,Requests\n2025-01-01,5\n', reason });
     expect(noColumns.body).toEqual({
       error:
-        'Nothing was imported: the header (line 1) must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB))',
+        'Nothing was imported: the header must name a date column (Date or Day) and a traffic column (Bytes, or Traffic, Usage or Bandwidth with a unit, such as Traffic (GB)): none of its 2 lines does',
       code: 'VALIDATION_FAILED',
     });
     const cases: Array<[object, string]> = [
@@ -169,6 +169,7 @@ describe.each(testDatabaseKinds())('the reconciliation API on %s', (kind) => {
       [{ content: '', reason }, 'The file is empty'],
       [{ content: exportCsv, reason, units: 'metric' }, 'Units must be decimal or binary'],
       [{ content: exportCsv, reason, dateOrder: 'ymd' }, 'Date order must be mdy or dmy'],
+      [{ content: exportCsv, reason, decimalMark: 'dot' }, 'Decimal mark must be point or comma'],
       [
         { content: 'Date,Bytes\n\u0000', reason },
         'Content must not contain control characters (such as NUL)',
@@ -285,9 +286,11 @@ describe.each(testDatabaseKinds())('the reconciliation API on %s', (kind) => {
   });
 
   it('replaces a day imported again, audited with the figure before; the reads show it again', async () => {
-    // The vendor corrected the day 2 days ago: 4 GiB and 64 MiB (+1.5625%, within 2%).
+    // The vendor corrected the day 2 days ago: 4 GiB and 64 MiB (+1.5625%, within 2%), as 4.160 MiB in
+    // a ;-separated export that the decimal mark settles (4,160 MiB, not 4.16).
     const answer = await post({
-      content: `Day,Bytes\n${dateAgo(2)},${4 * GB + 64 * 1024 ** 2}\n`,
+      content: `Day;Traffic (MiB)\n${dateAgo(2)};4.160\n`,
+      decimalMark: 'comma',
       reason: 'Corrected export',
     });
     expect(answer.status).toBe(201);
@@ -308,7 +311,7 @@ describe.each(testDatabaseKinds())('the reconciliation API on %s', (kind) => {
     expect(entry).toMatchObject({
       reason: 'Corrected export',
       before: { vendorBytes: { [dateAgo(2)]: 4_509_715_661 } },
-      after: { vendorBytes: { [dateAgo(2)]: 4 * GB + 64 * 1024 ** 2 } },
+      after: { vendorBytes: { [dateAgo(2)]: 4 * GB + 64 * 1024 ** 2 }, decimalMark: 'comma' },
     });
 
     // Support reads the last 7 days: the day 5 days ago is still flagged, the corrected one no longer.

@@ -3,6 +3,7 @@ import type { AdminSource } from '@bytegate/contracts/admin-supply';
 import {
   type ByteUnitsName,
   type DateOrderName,
+  type DecimalMarkName,
   VENDOR_USAGE_MAX_BYTES,
   type VendorUsageProblem,
 } from '@bytegate/contracts/admin-supply-reconciliation';
@@ -41,6 +42,7 @@ export function ImportVendorUsageDialog({ source }: { source: AdminSource }) {
   const [content, setContent] = useState('');
   const [units, setUnits] = useState<ByteUnitsName>('decimal');
   const [dateOrder, setDateOrder] = useState<DateOrderName | ''>('');
+  const [decimalMark, setDecimalMark] = useState<DecimalMarkName | ''>('');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
@@ -88,6 +90,7 @@ export function ImportVendorUsageDialog({ source }: { source: AdminSource }) {
         content,
         units,
         ...(dateOrder ? { dateOrder } : {}),
+        ...(decimalMark ? { decimalMark } : {}),
         reason: checked.data,
       });
       const flagged = reconciliation.totals.flaggedDays;
@@ -119,7 +122,7 @@ export function ImportVendorUsageDialog({ source }: { source: AdminSource }) {
       </DialogTrigger>
       <DialogContent
         title={`Import ${source.name}’s usage`}
-        description="The vendor’s usage export as a CSV: a date column (UTC days) and a traffic column in bytes, or with its unit (Traffic (GB), 1.5 GB). A day imported again replaces its figure. Nothing is stored unless every row is right."
+        description="The vendor’s usage export as a CSV: a date column (UTC days) and a traffic column in bytes, or with its unit (Traffic (GB), 1.5 GB), under a header among its first lines. A day imported again replaces its figure. Nothing is stored unless every row is right."
         className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
       >
         <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
@@ -180,6 +183,15 @@ export function ImportVendorUsageDialog({ source }: { source: AdminSource }) {
               <option value="">Read from the file</option>
               <option value="mdy">Month first (March 4)</option>
               <option value="dmy">Day first (3 April)</option>
+            </SelectField>
+            <SelectField
+              label="Decimal mark"
+              value={decimalMark}
+              onChange={(event) => setDecimalMark(event.target.value as DecimalMarkName | '')}
+            >
+              <option value="">Read from the file</option>
+              <option value="point">Point (1,234.5)</option>
+              <option value="comma">Comma (1.234,5)</option>
             </SelectField>
           </div>
           <ReasonField
