@@ -35,7 +35,11 @@ export class PatternCheck {
       const inBlock = (this.offset + at) % BLOCK_BYTES;
       const length = Math.min(chunk.length - at, BLOCK_BYTES - inBlock);
       if (BLOCK.compare(chunk, at, at + length, inBlock, inBlock + length) !== 0) {
-        this.bad = this.offset + at;
+        let wrong = 0;
+        while (chunk[at + wrong] === BLOCK[inBlock + wrong]) {
+          wrong += 1;
+        }
+        this.bad = this.offset + at + wrong;
         break;
       }
       at += length;

@@ -84,7 +84,7 @@ export function report(result: BenchResult): string[] {
     '',
     'Idle agents on a fresh hub (gateway+hub process alone; the agents are ExitAgent instances in another',
     'process, from 127.0.0.20-254): its RSS and heap after full collections (--expose-gc), after the',
-    `agents connected and 3 s idle, against before; per connected agent. Descriptor limit of a child: ${count(result.fdLimit)}.`,
+    `agents connected and a few seconds idle, against before; per connected agent. Descriptor limit of a child: ${count(result.fdLimit)}.`,
     '',
     '| agents | connected | connect time | RSS KiB/agent | heap KiB/agent | external KiB/agent | RSS after |',
     '|---:|---:|---:|---:|---:|---:|---:|',

@@ -18,6 +18,8 @@ export interface BenchOptions {
   tunnels: number;
   /** Idle agents connected to a fresh hub, one measurement each. */
   agentCounts: number[];
+  /** How long the connected agents stay idle before the hub's memory is read (ms; default 3,000). */
+  idleMs?: number;
   log(line: string): void;
 }
 
@@ -167,11 +169,8 @@ async function measureTraffic(
   return { bulk, latency };
 }
 
-async function measureMemory(
-  wanted: number,
-  fdLimit: number,
-  log: (line: string) => void,
-): Promise<MemoryRow> {
+async function measureMemory(wanted: number, fdLimit: number, options: BenchOptions): Promise<MemoryRow> {
+  const { log } = options;
   // The hub holds a descriptor per agent, the agents' process one per agent: both need the limit.
   const room = fdLimit - 256;
   const count = Math.min(wanted, room);
@@ -197,7 +196,7 @@ async function measureMemory(
     await waitForHub(gateway, status.online, 30_000);
     const connectSeconds = (performance.now() - started) / 1000;
     // Idle: whatever the connections' handshakes left behind is collected or reused before the reading.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 3_000));
     const after = await gateway.request<NodeJS.MemoryUsage>({ kind: 'memory' });
     const { connected } = await gateway.request<{ connected: number }>({ kind: 'agents' });
     log(`${connected.toLocaleString('en-US')} agents connected in ${connectSeconds.toFixed(1)} s`);
@@ -242,7 +241,7 @@ export async function runAgentsBench(options: BenchOptions): Promise<BenchResult
   }
   const memory: MemoryRow[] = [];
   for (const wanted of options.agentCounts) {
-    memory.push(await measureMemory(wanted, fdLimit, options.log));
+    memory.push(await measureMemory(wanted, fdLimit, options));
   }
   return { ...traffic, memory, fdLimit };
 }
