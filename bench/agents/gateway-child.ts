@@ -3,7 +3,7 @@
 // residential pool, whose exits are the agents), and an in-memory directory that admits agent tokens
 // `bench-agent-0` to `bench-agent-<N-1>`. Sends {httpPort, hubPort, pin} when it listens, then answers
 // `cpu` (process.cpuUsage), `memory` (after full collections) and `agents` (connected to the hub).
-// Argument: a JSON object {originPort, agents}.
+// Argument: a JSON object {originPort, agents, maxHandshakes?}.
 import {
   AgentHub,
   createGateway,
@@ -14,7 +14,11 @@ import {
 import { serveRequests, settledMemory } from './children.ts';
 import { BENCH_PLANS } from './config.ts';
 
-const { originPort, agents } = JSON.parse(process.argv[2] ?? '{}') as { originPort: number; agents: number };
+const { originPort, agents, maxHandshakes } = JSON.parse(process.argv[2] ?? '{}') as {
+  originPort: number;
+  agents: number;
+  maxHandshakes?: number;
+};
 
 const store = new InMemoryGatewayStore().addPlan(BENCH_PLANS.direct).addPlan(BENCH_PLANS.agent).addExit({
   id: 'direct',
@@ -41,6 +45,7 @@ const hub = new AgentHub({
   key: certificate.key,
   directory,
   exitIndex: (poolType) => store.exitIndex(poolType),
+  ...(maxHandshakes === undefined ? {} : { maxHandshakes }),
 });
 const hubPort = await hub.listen();
 const gateway = createGateway(store, {

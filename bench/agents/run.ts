@@ -18,6 +18,9 @@ export interface BenchOptions {
   tunnels: number;
   /** Idle agents connected to a fresh hub, one measurement each. */
   agentCounts: number[];
+  /** The hub's limit of TLS handshakes at once, and how many agents connect at once (defaults 1,000 and 64). */
+  hubMaxHandshakes?: number;
+  agentConcurrency?: number;
   /** How long the connected agents stay idle before the hub's memory is read (ms; default 3,000). */
   idleMs?: number;
   log(line: string): void;
@@ -70,20 +73,26 @@ async function startOrigin(): Promise<{ child: Child; port: number }> {
   return { child, port: child.ready.port as number };
 }
 
-async function startGateway(originPort: number, agents: number): Promise<Child> {
-  return startChild('./gateway-child.ts', [JSON.stringify({ originPort, agents })]);
+async function startGateway(originPort: number, agents: number, maxHandshakes?: number): Promise<Child> {
+  return startChild('./gateway-child.ts', [JSON.stringify({ originPort, agents, maxHandshakes })]);
 }
 
 async function startAgents(
   gateway: Child,
-  settings: { first: number; count: number; addresses: string[]; allowPrivate?: string[] },
+  settings: {
+    first: number;
+    count: number;
+    addresses: string[];
+    allowPrivate?: string[];
+    concurrency?: number;
+  },
   timeoutMs: number,
 ): Promise<Child> {
   const agents = await startChild('./agents-child.ts', [
     JSON.stringify({
       hub: `https://127.0.0.1:${gateway.ready.hubPort}`,
       pin: gateway.ready.pin,
-      concurrency: 64,
+      concurrency: settings.concurrency ?? 64,
       ...settings,
     }),
   ]);
@@ -178,7 +187,7 @@ async function measureMemory(wanted: number, fdLimit: number, options: BenchOpti
     count < wanted
       ? `the descriptor limit a child may have here is ${fdLimit} (ulimit -Hn), and each agent holds one in the hub's process and one in the agents'`
       : null;
-  const gateway = await startGateway(1, count);
+  const gateway = await startGateway(1, count, options.hubMaxHandshakes);
   const agentsTimeoutMs = 120_000 + count * 20;
   let agents: Child | undefined;
   try {
@@ -187,7 +196,7 @@ async function measureMemory(wanted: number, fdLimit: number, options: BenchOpti
     log(`connecting ${count.toLocaleString('en-US')} idle agents...`);
     agents = await startAgents(
       gateway,
-      { first: 0, count, addresses: IDLE_AGENT_ADDRESSES },
+      { first: 0, count, addresses: IDLE_AGENT_ADDRESSES, concurrency: options.agentConcurrency },
       agentsTimeoutMs,
     );
     const status = await agents.request<{ online: number; failed: number; reasons: Record<string, number> }>({
