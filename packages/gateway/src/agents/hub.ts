@@ -49,6 +49,8 @@ export class AgentHub {
   private readonly server: Server;
   private readonly links = new Map<string, AgentLink>();
   private handshakes = 0;
+  /** Connections whose TLS handshake is under way, by the peer's address and port. */
+  private readonly handshaking = new Map<string, () => void>();
 
   constructor(private readonly settings: AgentHubSettings) {
     this.server = createServer({
@@ -58,19 +60,27 @@ export class AgentHub {
       // An agent that never finishes its handshake does not hold a socket for long.
       handshakeTimeout: 10_000,
     });
-    this.server.on('secureConnection', (socket: TLSSocket) => this.onAgent(socket));
+    this.server.on('secureConnection', (socket: TLSSocket) => {
+      this.handshaking.get(connectionKey(socket))?.();
+      this.onAgent(socket);
+    });
     this.server.on('tlsClientError', () => {});
     this.server.on('connection', (socket: Socket) => {
-      this.handshakes += 1;
+      // The raw socket never emits 'secure' (its TLSSocket does, and that one reaches us only as
+      // 'secureConnection'): the handshake is matched to it by the peer's address and port. Counting
+      // until 'close' instead held every connected agent as a handshake, and refused all after 1,000.
+      const key = connectionKey(socket);
       let counted = true;
       const done = () => {
         if (counted) {
           counted = false;
           this.handshakes -= 1;
+          this.handshaking.delete(key);
         }
       };
+      this.handshakes += 1;
+      this.handshaking.set(key, done);
       socket.once('close', done);
-      socket.once('secure', done);
       if (this.handshakes > (settings.maxHandshakes ?? 1_000)) {
         socket.destroy();
       }
@@ -170,4 +180,8 @@ export class AgentHub {
     this.settings.exitIndex(link.exit.poolType).remove(link.exit.id);
     this.settings.directory.disconnected({ agentId: link.agentId, address: link.address });
   }
+}
+
+function connectionKey(socket: Socket): string {
+  return `${socket.remoteAddress}|${socket.remotePort}`;
 }
