@@ -38,13 +38,15 @@ function startOne(index: number): Promise<void> {
   });
   agents.push(agent);
   return new Promise((resolve) => {
+    let wasWelcomed = false;
     agent.once('online', () => {
+      wasWelcomed = true;
       online += 1;
       resolve();
     });
     const fail = (reason: string) => {
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-      if (agent.welcome === null) {
+      if (!wasWelcomed) {
         failed += 1;
         agent.stop();
         resolve();
