@@ -1,13 +1,12 @@
 import { Command } from 'commander';
 import { type Config, loadConfig } from '../config.ts';
 import { useGeoipDatabases } from '../geoip/geoip-databases.ts';
-import { createMailer, type MailLog } from '../mail/mailer.ts';
+import type { MailLog } from '../mail/mailer.ts';
 import { adminSocketPath, sendToRunningServer } from './admin-channel.ts';
 import { terminalCliContext } from './context.ts';
 import { describeFailure } from './failure.ts';
 import { embeddedDatabaseOwner, openDatabase } from './open-database.ts';
 import { BACK_OFFICE_COMMAND_NAMES, buildProgram, runCommandLine } from './program.ts';
-import { start } from './start.ts';
 
 /** A command run in a terminal logs mail failures to stderr; the server's pino logger is not here. */
 const terminalMailLog = {
@@ -26,6 +25,7 @@ const cli = terminalCliContext({
       await database.close();
       throw error;
     }
+    const { createMailer } = await import('../mail/mailer.ts');
     return {
       services: { db: database.db, config, mailer: createMailer(config, terminalMailLog) },
       close: () => database.close(),
@@ -36,6 +36,9 @@ const cli = terminalCliContext({
 const startCommand = new Command('start')
   .description('Run the product: migrate the database, then serve web, API, gateway and jobs (see ROLES)')
   .action(async () => {
+    // Loaded here, not at the top: the whole server (web, API, gateway, jobs) costs seconds to load,
+    // which every back-office command would pay for nothing.
+    const { start } = await import('./start.ts');
     await start(loadConfig());
   });
 
