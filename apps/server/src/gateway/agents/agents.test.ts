@@ -155,6 +155,9 @@ describe(`exit agents on the server (${kind})`, () => {
     let line = '';
     while (!line.includes('online') || line.includes('offline')) {
       expect(Date.now() - welcomedAt).toBeLessThan(2_000);
+      // A pause between looks: on the embedded database a look never leaves the microtask queue, and a
+      // loop of them would starve the hub's socket in this same process.
+      await new Promise((resolve) => setTimeout(resolve, 20));
       line = await listed(agentId);
     }
     console.info(`agent online in \`agents list\` ${Date.now() - welcomedAt} ms after its welcome`);
@@ -215,6 +218,22 @@ describe(`exit agents on the server (${kind})`, () => {
     ]);
     await stranger.waitFor(/refused this agent \(unknown-token\): This agent token is not known to the hub/);
     expect(await stranger.exited).toBe(2);
+  });
+
+  it('`agents quarantine` disconnects it and holds it out while it keeps trying; `release` lets it back', async () => {
+    const welcomes = () => agent.lines.filter((line) => line.includes('online as agent')).length;
+    expect(welcomes()).toBe(1);
+    expect((await bytegate('agents', 'quarantine', agentId)).stdout).toContain('is quarantined.');
+    await expect.poll(() => gateway.agentHub?.hub.link(agentId), { timeout: 3_000 }).toBeUndefined();
+    // It tries again (and is not let in) rather than stopping: a quarantine is not for good.
+    await agent.waitFor(/offline .*connecting again/, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(welcomes()).toBe(1);
+    expect(agent.child.exitCode).toBeNull();
+    expect(await listed(agentId)).toContain('quarantined');
+    expect((await bytegate('agents', 'release', agentId)).stdout).toContain('is released.');
+    await expect.poll(welcomes, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => gateway.agentHub?.hub.link(agentId)).toBeDefined();
   });
 
   it('`agents revoke` disconnects it within seconds; it is refused as revoked and stops with code 2', async () => {
