@@ -45,6 +45,11 @@ export interface Config {
     workers: number;
     /** How a pool's sources are ordered: by weight and health (cost breaks ties), or cheapest first. */
     supplyPreference: 'weight' | 'cost';
+    /**
+     * The exit agents' hub (GATEWAY_AGENT_PORT; off when unset): its port, and the operator's certificate
+     * and key (GATEWAY_AGENT_TLS_CERT/_KEY; unset: a self-signed one kept in DATA_DIR, pinned by agents).
+     */
+    agentHub: { port: number; certPath: string | undefined; keyPath: string | undefined } | null;
   };
   recaptcha: { siteKey: string; secretKey: string; verifyUrl: string; minScore: number } | null;
   /**

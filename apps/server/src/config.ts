@@ -153,6 +153,9 @@ const envSchema = z.object({
   GATEWAY_SOCKS_PORT: port.default(8824),
   GATEWAY_STICKY_PORTS: portRange.default({ first: 10000, last: 10099 }),
   GATEWAY_ALLOW_PRIVATE_TARGETS: flag,
+  GATEWAY_AGENT_PORT: port.optional(),
+  GATEWAY_AGENT_TLS_CERT: optionalText,
+  GATEWAY_AGENT_TLS_KEY: optionalText,
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: flag,
   GATEWAY_OPEN_PORTS: portList,
   GATEWAY_WORKERS: z.coerce
@@ -284,6 +287,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Optional (derived from the API URL), but set alone it says someone meant to configure Bitcart.
     ...(e.BITCART_ADMIN_URL ? { BITCART_ADMIN_URL: e.BITCART_ADMIN_URL } : {}),
   });
+  assertAllOrNone("The agent hub's own certificate", {
+    GATEWAY_AGENT_TLS_CERT: e.GATEWAY_AGENT_TLS_CERT,
+    GATEWAY_AGENT_TLS_KEY: e.GATEWAY_AGENT_TLS_KEY,
+  });
+  if (e.GATEWAY_AGENT_TLS_CERT && e.GATEWAY_AGENT_PORT === undefined) {
+    throw new ConfigError(
+      'Invalid settings:\n  GATEWAY_AGENT_TLS_CERT: set, but GATEWAY_AGENT_PORT is not (the agent hub is off without a port)',
+    );
+  }
   assertAllOrNone('Sign-in with Google', {
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
@@ -340,6 +352,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       extraOpenPorts: e.GATEWAY_OPEN_PORTS,
       workers: e.GATEWAY_WORKERS,
       supplyPreference: e.SUPPLY_PREFER,
+      agentHub:
+        e.GATEWAY_AGENT_PORT === undefined
+          ? null
+          : {
+              port: e.GATEWAY_AGENT_PORT,
+              certPath: e.GATEWAY_AGENT_TLS_CERT ? resolve(e.GATEWAY_AGENT_TLS_CERT) : undefined,
+              keyPath: e.GATEWAY_AGENT_TLS_KEY ? resolve(e.GATEWAY_AGENT_TLS_KEY) : undefined,
+            },
     },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET_KEY

@@ -133,6 +133,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ GATEWAY_OPEN_PORTS: ' 25, 3306 ' }).gateway.extraOpenPorts).toEqual([25, 3306]);
   });
 
+  it('runs no agent hub unless GATEWAY_AGENT_PORT is set, and takes its certificate and key together', () => {
+    expect(loadConfig({}).gateway.agentHub).toBeNull();
+    expect(loadConfig({ GATEWAY_AGENT_PORT: '8825' }).gateway.agentHub).toEqual({
+      port: 8825,
+      certPath: undefined,
+      keyPath: undefined,
+    });
+    expect(
+      loadConfig({
+        GATEWAY_AGENT_PORT: '8825',
+        GATEWAY_AGENT_TLS_CERT: 'c.pem',
+        GATEWAY_AGENT_TLS_KEY: 'k.pem',
+      }).gateway.agentHub?.certPath,
+    ).toMatch(/\/c\.pem$/);
+    expect(() => loadConfig({ GATEWAY_AGENT_PORT: 'hub' })).toThrow(/GATEWAY_AGENT_PORT/);
+    expect(() => loadConfig({ GATEWAY_AGENT_PORT: '8825', GATEWAY_AGENT_TLS_CERT: 'c.pem' })).toThrow(
+      /GATEWAY_AGENT_TLS_KEY: must be set, because GATEWAY_AGENT_TLS_CERT is/,
+    );
+    expect(() => loadConfig({ GATEWAY_AGENT_TLS_CERT: 'c.pem', GATEWAY_AGENT_TLS_KEY: 'k.pem' })).toThrow(
+      /GATEWAY_AGENT_TLS_CERT: set, but GATEWAY_AGENT_PORT is not/,
+    );
+  });
+
   it('needs both reCAPTCHA keys or neither', () => {
     expect(() => loadConfig({ RECAPTCHA_SITE_KEY: 'site' })).toThrow(
       /RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY/,

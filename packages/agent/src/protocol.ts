@@ -110,7 +110,8 @@ export interface Welcome {
   hubs?: Array<{ url: string; fingerprint: string | null }>;
 }
 
-export type RefusalReason = 'unknown-token' | 'revoked' | 'banned' | 'protocol';
+/** `unlocated`: the hub's GeoIP database places the agent's address nowhere (agents are exits by place). */
+export type RefusalReason = 'unknown-token' | 'revoked' | 'banned' | 'unlocated' | 'protocol';
 
 export interface Refusal {
   reason: RefusalReason;

@@ -8,8 +8,11 @@ import { text } from './text.ts';
 // The back office (issue 15): what /api/admin/* takes and answers. Every route needs a staff role,
 // checked on the server; money is in dollars as numbers, like GET /api/account/balance.
 
-/** Who a user is to Bytegate: every signup is a customer; staff roles are granted by `bytegate staff`. */
-export const USER_ROLES = ['customer', 'support', 'admin'] as const;
+/**
+ * Who a user is to Bytegate: every signup is a customer; staff roles are granted by `bytegate staff`; a
+ * partner is a customer who also runs exit agents (`bytegate agents token --partner`), never staff.
+ */
+export const USER_ROLES = ['customer', 'support', 'admin', 'partner'] as const;
 export const userRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof userRoleSchema>;
 
@@ -76,6 +79,11 @@ export const AUDIT_ACTIONS = [
   'contact.note',
   'contact.reply',
   'outbox.read',
+  'agent.token',
+  'agent.revoke',
+  'agent.ban',
+  'agent.quarantine',
+  'agent.release',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -89,6 +97,7 @@ export const AUDIT_TARGET_TYPES = [
   'source',
   'contact_message',
   'outbox_message',
+  'agent',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

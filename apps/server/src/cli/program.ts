@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { agentsCommand } from './agents.ts';
 import { balanceCommand } from './balance.ts';
 import type { CliContext } from './context.ts';
 import { customersCommand } from './customers.ts';
@@ -17,6 +18,7 @@ import { unblockCommand } from './unblock.ts';
  */
 export function backOfficeCommands(cli: CliContext): Command[] {
   return [
+    agentsCommand(cli),
     balanceCommand(cli),
     customersCommand(cli),
     exitsCommand(cli),

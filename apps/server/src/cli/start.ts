@@ -1,5 +1,7 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.ts';
+import { agentHubBannerLine } from '../gateway/agents/agent-hub-banner.ts';
+import { loadAgentHubCertificate } from '../gateway/agents/run-agent-hub.ts';
 import { LocalGatewayChanges } from '../gateway/local-gateway-changes.ts';
 import { type RunningGateway, runGateway } from '../gateway/run-gateway.ts';
 import { useGeoipDatabases } from '../geoip/geoip-databases.ts';
@@ -171,6 +173,10 @@ export async function start(config: Config): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   }
   if (hasGatewayWorkers) {
+    if (config.gateway.agentHub) {
+      // Made once here, not by each worker at the same moment: every worker presents the same one.
+      await loadAgentHubCertificate(config);
+    }
     gatewayWorkers = startGatewayWorkers(config, app.log);
   }
   if (runsGateway) {
@@ -231,8 +237,9 @@ export async function start(config: Config): Promise<void> {
   ]
     .map((line) => `  WARNING: ${line}\n`)
     .join('');
+  const agentsLine = gateway?.agentHub ? agentHubBannerLine(config, gateway.agentHub) : '';
   console.log(
-    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n${paymentsLine}${mailBannerLine(config)}${warnings}`,
+    `\n  Bytegate is running: ${site}${proxy}\n  Roles: ${roles}\n  Storage: ${storage}\n${agentsLine}${paymentsLine}${mailBannerLine(config)}${warnings}`,
   );
 }
 

@@ -49,6 +49,43 @@ describe.each(testDatabaseKinds())('the gateway store over %s', (kind) => {
     }
   });
 
+  it("keeps the agent hub's exits through a whole read of the inventory, and takes them out when told", async () => {
+    const handle = await createTestDb(kind);
+    try {
+      const db = handle.db;
+      await createExits(db, {
+        exits: [
+          { name: 'r1', kind: 'direct', poolType: 'residential', country: 'DE', localAddress: '127.0.0.2' },
+        ],
+      });
+      const store = new DbGatewayStore(db);
+      await store.refresh();
+      const agents = store.agentExitIndex('residential');
+      agents.add({
+        id: 'agent-1',
+        poolType: 'residential',
+        country: 'US',
+        city: 'austin',
+        isRisky: false,
+        kind: 'direct',
+      });
+      expect(exitsOf(store.exitIndex('residential'))).toEqual(['DE -', 'US austin']);
+
+      // A TRUNCATE makes the store read the whole inventory into new indexes: the agent is still there.
+      await db.execute(sql`truncate exits cascade`);
+      await store.refresh();
+      expect(store.lastExitRead).toEqual({ isFull: true, rows: 0, removals: 0 });
+      expect(exitsOf(store.exitIndex('residential'))).toEqual(['US austin']);
+      expect(agents.remove('agent-1')).toBe(true);
+      expect([...store.exitIndex('residential')]).toEqual([]);
+      await db.execute(sql`truncate exits cascade`);
+      await store.refresh();
+      expect([...store.exitIndex('residential')]).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('applies each changed exit to the index from the rows that changed alone', async () => {
     const handle = await createTestDb(kind);
     try {

@@ -11,6 +11,7 @@ import {
 } from '@bytegate/db/queries';
 import {
   type AllowlistAdmission,
+  type Exit,
   type ExitIndex,
   type ExitTraffic,
   type GatewayStore,
@@ -73,6 +74,8 @@ export class DbGatewayStore implements GatewayStore {
   private readonly plansByLogin = new Map<string, PlanAccess>();
   private allowlist: ResolvedAllowlist = { holders: new Map(), shared: new Set() };
   private exits = new ExitPools();
+  /** Agents' exits, put in and taken out by the agent hub: kept apart so that a whole read keeps them. */
+  private readonly agentExits = new Map<string, Exit>();
   private readonly sources = new SourceCache();
   private plansSeenUntil: Date | null = null;
   private lastFullRead = 0;
@@ -143,6 +146,20 @@ export class DbGatewayStore implements GatewayStore {
 
   exitIndex(poolType: PoolType): ExitIndex {
     return this.exits.index(poolType);
+  }
+
+  /** The agent hub's view of a pool's index: what it adds there survives the inventory's whole reads. */
+  agentExitIndex(poolType: PoolType): Pick<ExitIndex, 'add' | 'remove'> {
+    return {
+      add: (exit) => {
+        this.agentExits.set(exit.id, exit);
+        this.exits.index(exit.poolType).add(exit);
+      },
+      remove: (exitId) => {
+        this.agentExits.delete(exitId);
+        return this.exits.index(poolType).remove(exitId);
+      },
+    };
   }
 
   listSources(poolType: PoolType): readonly Source[] {
@@ -264,6 +281,12 @@ export class DbGatewayStore implements GatewayStore {
     // which take over once complete.
     const pools = read.isFull ? new ExitPools() : this.exits;
     await pools.apply(read.rows, read.removedIds);
+    if (read.isFull) {
+      // In the same turn as the swap: the hub's changes meanwhile went to the map and the old pools.
+      for (const exit of this.agentExits.values()) {
+        pools.index(exit.poolType).add(exit);
+      }
+    }
     this.exits = pools;
     this.exitsVersion = read.version;
     this.lastExitRead = { isFull: read.isFull, rows: read.rows.length, removals: read.removedIds.length };

@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { type LiveSource, startLiveSampler } from '../services/stats/live-source.ts';
+import { type RunningAgentHub, runAgentHub } from './agents/run-agent-hub.ts';
 import { DbGatewayStore, type UsageFlushObserver } from './db-gateway-store.ts';
 import { type Fleet, joinFleet } from './fleet/fleet.ts';
 import type { LocalGatewayChanges } from './local-gateway-changes.ts';
@@ -37,6 +38,8 @@ export interface RunningGateway extends ListeningPorts {
   sharedState(): { isDegraded: boolean; fallbacks: number } | null;
   /** The live view of this gateway (sampled every second; with REDIS_URL also published for the fleet). */
   live: LiveSource;
+  /** The exit agents' hub, when GATEWAY_AGENT_PORT is set (docs/agents.md). */
+  agentHub: RunningAgentHub | null;
 }
 
 /**
@@ -61,6 +64,8 @@ export async function runGateway(
     onUsageFlush?: UsageFlushObserver;
     /** The API in this process: its writes answer once this gateway has read them. */
     changes?: LocalGatewayChanges;
+    /** The agent hub's port (0: a free one; null: no hub), instead of GATEWAY_AGENT_PORT. */
+    agentPort?: number | null;
   } = {},
 ): Promise<RunningGateway> {
   const store = new DbGatewayStore(db, overrides.onUsageFlush);
@@ -130,6 +135,27 @@ export async function runGateway(
     await fleet?.close();
     throw error;
   }
+  const agentPort = overrides.agentPort === undefined ? config.gateway.agentHub?.port : overrides.agentPort;
+  let agentHub: RunningAgentHub | null = null;
+  if (agentPort !== undefined && agentPort !== null) {
+    try {
+      agentHub = await runAgentHub({
+        config,
+        db,
+        store,
+        log,
+        host: overrides.host ?? config.host,
+        port: agentPort,
+      });
+    } catch (error) {
+      clearInterval(refresher);
+      clearInterval(healthFlusher);
+      unregister();
+      await gateway.close();
+      await fleet?.close();
+      throw error;
+    }
+  }
   const live = startLiveSampler(
     { connections: () => gateway.connections(), carriedByPlan: () => gateway.meter.carriedByPlan },
     fleet ? { redis: fleet.member.redis, prefix: config.redisPrefix, memberId: fleet.member.id } : null,
@@ -147,8 +173,10 @@ export async function runGateway(
     sharedState: () =>
       fleet ? { isDegraded: fleet.member.isDegraded, fallbacks: fleet.member.fallbacks } : null,
     live: live.source,
+    agentHub,
     async stop() {
       live.stop();
+      await agentHub?.stop();
       clearInterval(refresher);
       clearInterval(healthFlusher);
       unregister();
@@ -160,6 +188,7 @@ export async function runGateway(
     async drain(graceMs) {
       // Plans keep refreshing while tunnels drain: a plan deactivated meanwhile still closes them.
       const report = await gateway.drain(graceMs);
+      await agentHub?.stop();
       live.stop();
       unregister();
       clearInterval(refresher);

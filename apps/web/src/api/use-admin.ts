@@ -33,7 +33,7 @@ export function useMe() {
  * Which roles open the console, as contracts' `isStaffRole` says, written as a map typed by the roles so
  * that the dashboard (which shows staff the Console link) does not load the console's schemas with it.
  */
-const IS_STAFF: Record<UserRole, boolean> = { customer: false, support: true, admin: true };
+const IS_STAFF: Record<UserRole, boolean> = { customer: false, support: true, admin: true, partner: false };
 const isStaff = (role: UserRole): role is StaffRole => IS_STAFF[role];
 
 /** The signed-in user's staff role, or null for a customer (undefined while it is not known yet). */

@@ -20,8 +20,12 @@ const timestamps = {
     .$onUpdate(() => new Date()),
 };
 
-/** Who a user is to Bytegate: every signup is a customer; `bytegate staff grant` makes support or admins. */
-export const userRole = pgEnum('user_role', ['customer', 'support', 'admin']);
+/**
+ * Who a user is to Bytegate: every signup is a customer; `bytegate staff grant` makes support or admins;
+ * `bytegate agents token --partner` makes a customer a partner (a customer who also runs exit agents and
+ * earns by them: everything a customer may do, nothing of staff's).
+ */
+export const userRole = pgEnum('user_role', ['customer', 'support', 'admin', 'partner']);
 
 /**
  * A customer account. Emails are stored lower-cased and are unique. A deleted account keeps its row

@@ -1,6 +1,7 @@
 export * from './account-security.ts';
 export * from './accounts.ts';
 export * from './activity.ts';
+export * from './agents.ts';
 export * from './audit.ts';
 export * from './billing.ts';
 export * from './inventory.ts';

@@ -15,7 +15,7 @@ export interface AgentHubSettings {
   key: string;
   directory: AgentDirectory;
   /** A pool's index of exits (the store's): an agent is an exit of its pool while it is available. */
-  exitIndex(poolType: PoolType): ExitIndex;
+  exitIndex(poolType: PoolType): Pick<ExitIndex, 'add' | 'remove'>;
   /** Agents' TLS handshakes not finished yet, at most (an unauthenticated flood holds no more). */
   maxHandshakes?: number;
   /**

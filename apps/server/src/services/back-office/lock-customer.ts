@@ -1,3 +1,4 @@
+import { isStaffRole } from '@bytegate/contracts/admin';
 import { messages } from '@bytegate/contracts/messages';
 import type { Transaction } from '@bytegate/db';
 import { lockUser, type UserRow } from '@bytegate/db/queries';
@@ -6,7 +7,7 @@ import { hasRole, type StaffActor } from './staff-actor.ts';
 
 /** Support acts on customers; a staff account is an admin's to act on. */
 export function checkMayActOn(actor: StaffActor, user: Pick<UserRow, 'role'>): void {
-  if (user.role !== 'customer' && !hasRole(actor.role, 'admin')) {
+  if (isStaffRole(user.role) && !hasRole(actor.role, 'admin')) {
     throw new DomainError('FORBIDDEN', `${messages.adminOnly}: support cannot act on a staff account`);
   }
 }

@@ -19,9 +19,9 @@ export function staffActorOf(user: UserRow): StaffActor {
   return { userId: user.id, email: user.email, role: user.role };
 }
 
-const RANKS: Record<UserRole, number> = { customer: 0, support: 1, admin: 2 };
+const RANKS: Record<UserRole, number> = { customer: 0, partner: 0, support: 1, admin: 2 };
 
-/** Whether a role includes another: admin includes support, both include customer. */
+/** Whether a role includes another: admin includes support, both include customer (a partner is none of staff). */
 export function hasRole(role: UserRole, needed: UserRole): boolean {
   return RANKS[role] >= RANKS[needed];
 }

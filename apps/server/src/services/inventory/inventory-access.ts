@@ -16,7 +16,10 @@ export const TRAFFIC_WINDOW_MS = 24 * 60 * 60 * 1000;
  * Staff read the inventory (the exits, the sources of supply); only an admin (or the command line, or
  * the health job) changes it.
  */
-export function checkMayChangeInventory(actor: StaffActor, what: 'exits' | 'sources' = 'exits'): void {
+export function checkMayChangeInventory(
+  actor: StaffActor,
+  what: 'exits' | 'sources' | 'agents' = 'exits',
+): void {
   if (!hasRole(actor.role, 'admin')) {
     throw new DomainError(
       'FORBIDDEN',

@@ -34,6 +34,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'contact.note': 'Note added',
   'contact.reply': 'Reply sent',
   'outbox.read': 'Outbox message read',
+  'agent.token': 'Agent token made',
+  'agent.revoke': 'Agent token revoked',
+  'agent.ban': 'Agent banned',
+  'agent.quarantine': 'Agent quarantined',
+  'agent.release': 'Agent released from quarantine',
 };
 
 /** An action's label; an action this build does not know yet shows as its name. */

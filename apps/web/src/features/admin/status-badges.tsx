@@ -15,9 +15,14 @@ export function CustomerStatusBadge({ status }: { status: CustomerStatus }) {
   );
 }
 
-const ROLE_LABELS: Record<UserRole, string> = { customer: 'Customer', support: 'Support', admin: 'Admin' };
+const ROLE_LABELS: Record<UserRole, string> = {
+  customer: 'Customer',
+  support: 'Support',
+  admin: 'Admin',
+  partner: 'Partner',
+};
 
-/** A staff role as a badge; customers carry none (it is what almost everyone is). */
+/** A staff (or partner) role as a badge; customers carry none (it is what almost everyone is). */
 export function RoleBadge({ role }: { role: UserRole }) {
   if (role === 'customer') {
     return null;

@@ -1,3 +1,4 @@
+import { isStaffRole } from '@bytegate/contracts/admin';
 import { getActiveUserById, insertAuditEntry, updateContactMessage } from '@bytegate/db/queries';
 import type { ServiceContext } from '../../context.ts';
 import { DomainError } from '../../domain-error.ts';
@@ -16,7 +17,7 @@ export async function assignContactMessage(
   const assignee = props.assigneeUserId
     ? await getActiveUserById(ctx.db, { userId: props.assigneeUserId })
     : null;
-  if (props.assigneeUserId && (!assignee || assignee.role === 'customer' || assignee.disabledAt)) {
+  if (props.assigneeUserId && (!assignee || !isStaffRole(assignee.role) || assignee.disabledAt)) {
     throw new DomainError('VALIDATION_FAILED', 'Assignee must be a staff member whose account is active', {
       field: 'assigneeUserId',
     });

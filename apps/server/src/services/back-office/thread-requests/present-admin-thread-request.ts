@@ -1,3 +1,4 @@
+import { isStaffRole } from '@bytegate/contracts/admin';
 import type { AdminThreadRequest } from '@bytegate/contracts/thread-requests';
 import type { PlanThreadUsage, ThreadRequestInFull } from '@bytegate/db/queries';
 import { presentThreadRequest } from '../../thread-requests/present-thread-request.ts';
@@ -21,7 +22,7 @@ export function presentAdminThreadRequest(
       email: user.email,
       firstName: user.firstName,
       lastName: user.lastName,
-      isStaff: user.role !== 'customer',
+      isStaff: isStaffRole(user.role),
       isDisabled: user.disabledAt !== null,
     },
     plan: {
