@@ -149,8 +149,10 @@ describe(`exit agents on the server (${kind})`, () => {
   it('is online in `agents list` within 2 s of its welcome, located, from its own address', async () => {
     const welcome = await agent.whenOnline();
     const welcomedAt = Date.now();
-    expect(welcome).toContain(
-      `online as agent ${agentId}: ${AGENT_ADDRESS} (Austin, Texas, US), residential pool`,
+    expect(welcome).toMatch(
+      new RegExp(
+        `online as agent ${agentId} on https://127\\.0\\.0\\.1:\\d+/: ${AGENT_ADDRESS.replaceAll('.', '\\.')} \\(Austin, Texas, US\\), residential pool`,
+      ),
     );
     let line = '';
     while (!line.includes('online') || line.includes('offline')) {
