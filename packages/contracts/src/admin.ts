@@ -84,6 +84,7 @@ export const AUDIT_ACTIONS = [
   'agent.ban',
   'agent.quarantine',
   'agent.release',
+  'partner.rate',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -98,6 +99,7 @@ export const AUDIT_TARGET_TYPES = [
   'contact_message',
   'outbox_message',
   'agent',
+  'partner_rate',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

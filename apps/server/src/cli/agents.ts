@@ -6,6 +6,7 @@ import { changeAgentStatus } from '../services/agents/change-agent-status.ts';
 import { createAgentToken } from '../services/agents/create-agent-token.ts';
 import { CLI_ACTOR } from '../services/back-office/staff-actor.ts';
 import { DomainError } from '../services/domain-error.ts';
+import { addEarningsCommands } from './agent-earnings.ts';
 import type { CliContext } from './context.ts';
 
 const AGENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -122,5 +123,6 @@ export function agentsCommand(cli: CliContext): Command {
         });
       });
   }
+  addEarningsCommands(agents, cli, refusing);
   return agents;
 }

@@ -127,3 +127,16 @@ export function sourceUsageOf(
   }
   return [...bySource.values()];
 }
+
+/** Bytes per exit agent in the plans' usage of one drain: what their partners earn from. */
+export function agentUsageOf(
+  planUsage: ReadonlyArray<[string, PlanUsage]>,
+): Array<{ agentId: string; carriedBytes: number }> {
+  const byAgent = new Map<string, number>();
+  for (const [, totals] of planUsage) {
+    for (const [agentId, bytes] of Object.entries(totals.agentBytes)) {
+      byAgent.set(agentId, (byAgent.get(agentId) ?? 0) + bytes);
+    }
+  }
+  return [...byAgent].map(([agentId, carriedBytes]) => ({ agentId, carriedBytes }));
+}

@@ -1,5 +1,6 @@
 import type { Database } from '@bytegate/db';
 import {
+  addAgentUsage,
   addExitTraffic,
   addSourceHealth,
   addSourceUsage,
@@ -15,7 +16,7 @@ import {
   type SourceDials,
 } from '@bytegate/gateway';
 import { credentialUsageOf, proxyUserEntries } from './credential-usage.ts';
-import { sourceUsageOf } from './gateway-sources.ts';
+import { agentUsageOf, sourceUsageOf } from './gateway-sources.ts';
 
 // What the gateway writes to the database: the meter's drains (billing, in one transaction each), and
 // the exits' and sources' health (not billing). DbGatewayStore calls these and keeps what it caches.
@@ -69,6 +70,7 @@ export async function writeMeteredUsage(
     });
     await addUsageStats(tx, { hour: bucketStart, day: dayStart, rows: statistics });
     await addSourceUsage(tx, { day: dayStart, deltas: sourceUsageOf(planUsage) });
+    await addAgentUsage(tx, { day: dayStart, deltas: agentUsageOf(planUsage) });
     return used;
   });
 }

@@ -1,5 +1,6 @@
 export * from './account-tokens.ts';
 export * from './activity.ts';
+export * from './agent-earnings.ts';
 export * from './agents.ts';
 export * from './allowlist.ts';
 export * from './api-keys.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -89,4 +90,39 @@ export const agentPresence = pgTable(
     primaryKey({ columns: [table.agentId, table.gatewayId] }),
     index('agent_presence_seen_at_idx').on(table.seenAt),
   ],
+);
+
+/**
+ * What a partner earns per GB (1024³ bytes) its agents carry, in cents, per pool: the operator's terms.
+ * A pool without a row earns nothing until one is set; a rate applies to bytes flushed from then on.
+ */
+export const partnerRates = pgTable(
+  'partner_rates',
+  {
+    poolType: poolType().primaryKey(),
+    centsPerGb: integer().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('partner_rates_not_negative', sql`${table.centsPerGb} >= 0`)],
+);
+
+/**
+ * An agent's day (UTC): the bytes it carried and what its partner earned for them, written in the same
+ * transaction as the customers' usage flush it came in (so once per flush, whichever gateway sent it).
+ */
+export const agentUsageDaily = pgTable(
+  'agent_usage_daily',
+  {
+    agentId: uuid()
+      .notNull()
+      .references(() => agents.id),
+    day: timestamp({ withTimezone: true }).notNull(),
+    carriedBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /**
+     * Earned, exactly: each flush adds its bytes × the rate per GB (cents) of the agent's pool in force
+     * when it is written. Divided by 1024³ it is cents; numeric(38,0) as source_usage_daily's cost.
+     */
+    earnedByteCents: numeric({ precision: 38, scale: 0, mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (table) => [primaryKey({ columns: [table.agentId, table.day] })],
 );

@@ -181,6 +181,22 @@ describe(`exit agents on the server (${kind})`, () => {
   });
 
   it("carries a customer's request with matching targeting to the origin, from the agent's address", async () => {
+    // The partners' terms first: every byte below is earned at this rate.
+    expect((await bytegate('agents', 'rate', '--pool', 'residential', '--per-gb', '12.5x')).status).toBe(1);
+    const rate = await bytegate(
+      'agents',
+      'rate',
+      '--pool',
+      'residential',
+      '--per-gb',
+      '0.35',
+      '--reason',
+      'launch',
+    );
+    expect(rate.stdout).toContain('Partners now earn $0.35 per GB in the residential pool.');
+    expect((await bytegate('agents', 'rates')).stdout).toContain('$0.35');
+    const audit = await listAuditEntries(server.database.db, { action: 'partner.rate', limit: 5, offset: 0 });
+    expect(audit.rows[0]).toMatchObject({ actorEmail: 'cli', targetId: 'residential', reason: 'launch' });
     const customer = await createUserViaApi(server);
     await adjustBalance(
       { db: server.database.db, config: server.config },
@@ -207,6 +223,38 @@ describe(`exit agents on the server (${kind})`, () => {
     }
     // Targeting it does not match finds no exit at all.
     expect((await through('cr.de', true)).status).not.toBe(200);
+
+    // The partner earns from exactly the bytes the customer's plan carried (its only traffic; the plan
+    // is billed them twice over for targeting, the partner is paid them once), at the rate in force:
+    // bytes × 35 cents per GB, kept exact.
+    const earned = async () => {
+      const [row] = await queryRows<{ used: string; carried: string | null; earned: string | null }>(
+        server,
+        `select (select sum(b.bytes) from usage_buckets b join plans p on p.id = b.plan_id
+                  where p.login = '${login}')::text as used,
+           d.carried_bytes::text as carried, d.earned_byte_cents::text as earned
+         from agents a left join agent_usage_daily d on d.agent_id = a.id
+         where a.id = '${agentId}'`,
+      );
+      return row;
+    };
+    await expect
+      .poll(async () => Number((await earned())?.carried ?? 0), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => {
+          const row = await earned();
+          return row?.carried === row?.used;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    const row = await earned();
+    expect(BigInt(row?.earned ?? '0')).toBe(BigInt(row?.carried ?? '0') * 35n);
+    const earnings = await bytegate('agents', 'earnings', '--days', '1');
+    expect(earnings.stdout).toContain('living room');
+    expect(earnings.stdout).toContain(String(row?.carried));
   });
 
   it('refuses an unknown token: the agent says why and stops with code 2', async () => {

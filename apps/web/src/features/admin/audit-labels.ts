@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'agent.ban': 'Agent banned',
   'agent.quarantine': 'Agent quarantined',
   'agent.release': 'Agent released from quarantine',
+  'partner.rate': "Partners' rate set",
 };
 
 /** An action's label; an action this build does not know yet shows as its name. */
