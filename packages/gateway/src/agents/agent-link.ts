@@ -190,14 +190,15 @@ export class AgentLink implements AgentTunnelOpener {
         clearTimeout(deadline);
         reject(error);
       };
-      stream.once('error', onError);
+      stream.on('error', onError);
       stream.once('close', () => {
         clearTimeout(deadline);
         reject(new AgentTunnelRefusal('gone', 'the stream closed before an answer'));
       });
       stream.once('response', (headers: IncomingHttpHeaders) => {
         clearTimeout(deadline);
-        stream.off('error', onError);
+        // onError stays: an error between this answer and the relay taking the stream (the agent gone
+        // meanwhile) must not go unheard and end the process; a settled promise ignores it.
         const status = Number(headers[':status']);
         if (status !== 200) {
           const refusal = headers[REFUSAL_HEADER];
